@@ -47,7 +47,7 @@ impl OpBfe {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/bfe.toml:58 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/bfe.toml:64 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -60,7 +60,7 @@ impl OpBfe {
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfe.toml:58; form at isa-spec/spec/ops/alu/bfe.toml:61).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfe.toml:64; form at isa-spec/spec/ops/alu/bfe.toml:67).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c00000000000000 | (c.raw & 0x7e8000000000)
@@ -68,7 +68,7 @@ impl OpBfe {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfe.toml:58; form at isa-spec/spec/ops/alu/bfe.toml:61).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfe.toml:64; form at isa-spec/spec/ops/alu/bfe.toml:67).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3800000000000000 | (c.raw & 0x7e8000000000)
@@ -80,7 +80,7 @@ impl OpBfe {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfe.toml:58; form at isa-spec/spec/ops/alu/bfe.toml:61).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfe.toml:64; form at isa-spec/spec/ops/alu/bfe.toml:67).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c00000000000000 | (c.raw & 0x7e8000000000)
@@ -89,7 +89,7 @@ impl OpBfe {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/bfe.toml:58 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/bfe.toml:64 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -110,14 +110,14 @@ impl OpBfe {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/bfe.toml:58; form at isa-spec/spec/ops/alu/bfe.toml:61).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/bfe.toml:64; form at isa-spec/spec/ops/alu/bfe.toml:67).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e8000000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/bfe.toml:58; form at isa-spec/spec/ops/alu/bfe.toml:61).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/bfe.toml:64; form at isa-spec/spec/ops/alu/bfe.toml:67).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -126,14 +126,14 @@ impl OpBfe {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e8000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/bfe.toml:58; form at isa-spec/spec/ops/alu/bfe.toml:61).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/bfe.toml:64; form at isa-spec/spec/ops/alu/bfe.toml:67).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e8000000000)))
     }
-    /// Parse one tokenized line of syntax `BFE` (isa-spec/spec/ops/alu/bfe.toml:38); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BFE` (isa-spec/spec/ops/alu/bfe.toml:44); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BFE"]])?;
         let mut cur = 0usize;
@@ -205,7 +205,15 @@ impl OpBfe {
 }
 impl MemOp for OpBfe {}
 impl FlowOp for OpBfe {}
-impl SchedOp for OpBfe {}
+/// Spec: isa-spec/spec/ops/alu/bfe.toml:41.
+impl SchedOp for OpBfe {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(6),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/bfe.toml:7.
 impl Encode for OpBfe {
     const NAME: &'static str = "bfe";
@@ -217,7 +225,7 @@ impl Forms for OpBfe {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/bfe.toml:38.
+    /// Spec: isa-spec/spec/ops/alu/bfe.toml:44.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -47,7 +47,7 @@ impl OpCsetp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/csetp.toml:55; form at isa-spec/spec/ops/alu/csetp.toml:55).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/csetp.toml:61; form at isa-spec/spec/ops/alu/csetp.toml:61).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
@@ -61,7 +61,7 @@ impl OpCsetp {
         w |= (self.test.index() as u128) << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/csetp.toml:55; form at isa-spec/spec/ops/alu/csetp.toml:55).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/csetp.toml:61; form at isa-spec/spec/ops/alu/csetp.toml:61).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -81,7 +81,7 @@ impl OpCsetp {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `CSETP` (isa-spec/spec/ops/alu/csetp.toml:39); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CSETP` (isa-spec/spec/ops/alu/csetp.toml:45); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CSETP"]])?;
         let mut cur = 0usize;
@@ -146,7 +146,15 @@ impl OpCsetp {
 }
 impl MemOp for OpCsetp {}
 impl FlowOp for OpCsetp {}
-impl SchedOp for OpCsetp {}
+/// Spec: isa-spec/spec/ops/alu/csetp.toml:42.
+impl SchedOp for OpCsetp {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(13),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/csetp.toml:9.
 impl Encode for OpCsetp {
     const NAME: &'static str = "csetp";
@@ -158,7 +166,7 @@ impl Forms for OpCsetp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/csetp.toml:39.
+    /// Spec: isa-spec/spec/ops/alu/csetp.toml:45.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_acc = false;

@@ -66,7 +66,7 @@ impl OpDfma {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:55 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:61 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -125,7 +125,7 @@ impl OpDfma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -139,7 +139,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -151,7 +151,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -166,7 +166,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -180,7 +180,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -192,7 +192,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -207,7 +207,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -221,7 +221,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:71 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:77 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -280,7 +280,7 @@ impl OpDfma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:77; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -294,7 +294,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:77; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -306,7 +306,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:77; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -320,7 +320,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:77; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -332,7 +332,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:77; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -346,7 +346,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:79 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:85 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -407,7 +407,7 @@ impl OpDfma {
         w |= (self.rnd.index() as u128) << 50;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:85; form at isa-spec/spec/ops/alu/dfma.toml:88).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5b70000000000000 | self.encode_e2(sm, c)?;
@@ -415,7 +415,7 @@ impl OpDfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:85; form at isa-spec/spec/ops/alu/dfma.toml:88).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3670000000000000 | self.encode_e2(sm, c)?;
@@ -427,7 +427,7 @@ impl OpDfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:85; form at isa-spec/spec/ops/alu/dfma.toml:88).
     #[inline(always)]
     fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4b70000000000000 | self.encode_e2(sm, c)?;
@@ -436,7 +436,7 @@ impl OpDfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:85; form at isa-spec/spec/ops/alu/dfma.toml:88).
     #[inline(always)]
     fn encode_f15(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5370000000000000 | self.encode_e2(sm, c)?;
@@ -445,7 +445,7 @@ impl OpDfma {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:55 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:61 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -463,7 +463,7 @@ impl OpDfma {
             cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -475,7 +475,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -485,7 +485,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -497,7 +497,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -509,7 +509,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -519,7 +519,7 @@ impl OpDfma {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -531,7 +531,7 @@ impl OpDfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -543,7 +543,7 @@ impl OpDfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:71 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:77 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -561,7 +561,7 @@ impl OpDfma {
             cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dfma.toml:77; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -573,7 +573,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dfma.toml:77; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -583,7 +583,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dfma.toml:77; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -595,7 +595,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dfma.toml:77; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -605,7 +605,7 @@ impl OpDfma {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dfma.toml:77; form at isa-spec/spec/ops/alu/dfma.toml:66).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -617,7 +617,7 @@ impl OpDfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:79 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:85 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -633,7 +633,7 @@ impl OpDfma {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dfma.toml:85; form at isa-spec/spec/ops/alu/dfma.toml:88).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -643,7 +643,7 @@ impl OpDfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dfma.toml:85; form at isa-spec/spec/ops/alu/dfma.toml:88).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -660,7 +660,7 @@ impl OpDfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dfma.toml:85; form at isa-spec/spec/ops/alu/dfma.toml:88).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -669,7 +669,7 @@ impl OpDfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/dfma.toml:85; form at isa-spec/spec/ops/alu/dfma.toml:88).
     #[inline(always)]
     fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -678,7 +678,7 @@ impl OpDfma {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `DFMA` (isa-spec/spec/ops/alu/dfma.toml:42); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DFMA` (isa-spec/spec/ops/alu/dfma.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DFMA"]])?;
         let mut cur = 0usize;
@@ -746,7 +746,15 @@ impl OpDfma {
 }
 impl MemOp for OpDfma {}
 impl FlowOp for OpDfma {}
-impl SchedOp for OpDfma {}
+/// Spec: isa-spec/spec/ops/alu/dfma.toml:45.
+impl SchedOp for OpDfma {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            90 => Some(8),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/dfma.toml:2.
 impl Encode for OpDfma {
     const NAME: &'static str = "dfma";
@@ -767,7 +775,7 @@ impl Forms for OpDfma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/dfma.toml:42.
+    /// Spec: isa-spec/spec/ops/alu/dfma.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -57,7 +57,7 @@ impl OpDmul {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:51 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:57 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -104,7 +104,7 @@ impl OpDmul {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmul.toml:51; form at isa-spec/spec/ops/alu/dmul.toml:56).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:62).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -114,7 +114,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmul.toml:51; form at isa-spec/spec/ops/alu/dmul.toml:56).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:62).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -122,7 +122,7 @@ impl OpDmul {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dmul.toml:51; form at isa-spec/spec/ops/alu/dmul.toml:56).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:62).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -133,7 +133,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmul.toml:51; form at isa-spec/spec/ops/alu/dmul.toml:56).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:62).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -143,7 +143,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:68 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:74 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -190,7 +190,7 @@ impl OpDmul {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:68; form at isa-spec/spec/ops/alu/dmul.toml:56).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:74; form at isa-spec/spec/ops/alu/dmul.toml:62).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -200,7 +200,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:68; form at isa-spec/spec/ops/alu/dmul.toml:56).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:74; form at isa-spec/spec/ops/alu/dmul.toml:62).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -208,7 +208,7 @@ impl OpDmul {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:68; form at isa-spec/spec/ops/alu/dmul.toml:56).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:74; form at isa-spec/spec/ops/alu/dmul.toml:62).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -218,7 +218,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:76 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:82 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -265,14 +265,14 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:79).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:82; form at isa-spec/spec/ops/alu/dmul.toml:85).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c80000000000000 | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:79).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:82; form at isa-spec/spec/ops/alu/dmul.toml:85).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3880000000000000 | self.encode_e2(sm, c)?;
@@ -283,7 +283,7 @@ impl OpDmul {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:79).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:82; form at isa-spec/spec/ops/alu/dmul.toml:85).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c80000000000000 | self.encode_e2(sm, c)?;
@@ -291,7 +291,7 @@ impl OpDmul {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:51 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:57 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -302,7 +302,7 @@ impl OpDmul {
         let cc: bool = false;
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dmul.toml:51; form at isa-spec/spec/ops/alu/dmul.toml:56).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -311,14 +311,14 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dmul.toml:51; form at isa-spec/spec/ops/alu/dmul.toml:56).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/dmul.toml:51; form at isa-spec/spec/ops/alu/dmul.toml:56).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:62).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -327,7 +327,7 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dmul.toml:51; form at isa-spec/spec/ops/alu/dmul.toml:56).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:62).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -336,7 +336,7 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:68 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:74 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -347,7 +347,7 @@ impl OpDmul {
         let cc: bool = false;
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dmul.toml:68; form at isa-spec/spec/ops/alu/dmul.toml:56).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dmul.toml:74; form at isa-spec/spec/ops/alu/dmul.toml:62).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -356,14 +356,14 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dmul.toml:68; form at isa-spec/spec/ops/alu/dmul.toml:56).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dmul.toml:74; form at isa-spec/spec/ops/alu/dmul.toml:62).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dmul.toml:68; form at isa-spec/spec/ops/alu/dmul.toml:56).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dmul.toml:74; form at isa-spec/spec/ops/alu/dmul.toml:62).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -372,7 +372,7 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:76 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:82 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -381,7 +381,7 @@ impl OpDmul {
         let cc: bool = bit(w, 47);
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:79).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dmul.toml:82; form at isa-spec/spec/ops/alu/dmul.toml:85).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -389,7 +389,7 @@ impl OpDmul {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:79).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dmul.toml:82; form at isa-spec/spec/ops/alu/dmul.toml:85).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -404,14 +404,14 @@ impl OpDmul {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:79).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dmul.toml:82; form at isa-spec/spec/ops/alu/dmul.toml:85).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `DMUL` (isa-spec/spec/ops/alu/dmul.toml:37); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DMUL` (isa-spec/spec/ops/alu/dmul.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DMUL"]])?;
         let mut cur = 0usize;
@@ -476,7 +476,15 @@ impl OpDmul {
 }
 impl MemOp for OpDmul {}
 impl FlowOp for OpDmul {}
-impl SchedOp for OpDmul {}
+/// Spec: isa-spec/spec/ops/alu/dmul.toml:40.
+impl SchedOp for OpDmul {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            90 => Some(8),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/dmul.toml:2.
 impl Encode for OpDmul {
     const NAME: &'static str = "dmul";
@@ -495,7 +503,7 @@ impl Forms for OpDmul {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/dmul.toml:37.
+    /// Spec: isa-spec/spec/ops/alu/dmul.toml:43.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

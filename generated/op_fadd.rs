@@ -54,7 +54,7 @@ impl OpFadd {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:49; form at isa-spec/spec/ops/alu/fadd.toml:61).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:55; form at isa-spec/spec/ops/alu/fadd.toml:67).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -72,7 +72,7 @@ impl OpFadd {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:57 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:63 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -86,7 +86,7 @@ impl OpFadd {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:57; form at isa-spec/spec/ops/alu/fadd.toml:61).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:63; form at isa-spec/spec/ops/alu/fadd.toml:67).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -94,7 +94,7 @@ impl OpFadd {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fadd.toml:57; form at isa-spec/spec/ops/alu/fadd.toml:61).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fadd.toml:63; form at isa-spec/spec/ops/alu/fadd.toml:67).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -105,7 +105,7 @@ impl OpFadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:57; form at isa-spec/spec/ops/alu/fadd.toml:61).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:63; form at isa-spec/spec/ops/alu/fadd.toml:67).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -115,7 +115,7 @@ impl OpFadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:73 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:79 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -132,14 +132,14 @@ impl OpFadd {
         w |= u128::from(self.sat) << 50;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:73; form at isa-spec/spec/ops/alu/fadd.toml:76).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:82).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c58000000000000 | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:73; form at isa-spec/spec/ops/alu/fadd.toml:76).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:82).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3858000000000000 | self.encode_e2(sm, c)?;
@@ -150,7 +150,7 @@ impl OpFadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:73; form at isa-spec/spec/ops/alu/fadd.toml:76).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:82).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c58000000000000 | self.encode_e2(sm, c)?;
@@ -158,7 +158,7 @@ impl OpFadd {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fadd.toml:49; form at isa-spec/spec/ops/alu/fadd.toml:61).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fadd.toml:55; form at isa-spec/spec/ops/alu/fadd.toml:67).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -174,7 +174,7 @@ impl OpFadd {
         let o = Self { d, a, b, ftz, rnd, sat };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:57 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:63 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -193,14 +193,14 @@ impl OpFadd {
             sat,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/fadd.toml:57; form at isa-spec/spec/ops/alu/fadd.toml:61).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/fadd.toml:63; form at isa-spec/spec/ops/alu/fadd.toml:67).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/fadd.toml:57; form at isa-spec/spec/ops/alu/fadd.toml:61).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/fadd.toml:63; form at isa-spec/spec/ops/alu/fadd.toml:67).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -209,7 +209,7 @@ impl OpFadd {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/fadd.toml:57; form at isa-spec/spec/ops/alu/fadd.toml:61).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/fadd.toml:63; form at isa-spec/spec/ops/alu/fadd.toml:67).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -218,7 +218,7 @@ impl OpFadd {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:73 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:79 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -237,7 +237,7 @@ impl OpFadd {
             sat,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fadd.toml:73; form at isa-spec/spec/ops/alu/fadd.toml:76).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:82).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -246,7 +246,7 @@ impl OpFadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fadd.toml:73; form at isa-spec/spec/ops/alu/fadd.toml:76).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:82).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -262,7 +262,7 @@ impl OpFadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fadd.toml:73; form at isa-spec/spec/ops/alu/fadd.toml:76).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:82).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -271,7 +271,7 @@ impl OpFadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FADD` (isa-spec/spec/ops/alu/fadd.toml:34); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FADD` (isa-spec/spec/ops/alu/fadd.toml:40); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FADD"]])?;
         let mut cur = 0usize;
@@ -312,7 +312,16 @@ impl OpFadd {
 }
 impl MemOp for OpFadd {}
 impl FlowOp for OpFadd {}
-impl SchedOp for OpFadd {}
+/// Spec: isa-spec/spec/ops/alu/fadd.toml:37.
+impl SchedOp for OpFadd {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(6),
+            70 | 75 | 80 | 86 | 89 | 90 | 100 | 120 => Some(4),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/fadd.toml:2.
 impl Encode for OpFadd {
     const NAME: &'static str = "fadd";
@@ -330,7 +339,7 @@ impl Forms for OpFadd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fadd.toml:34.
+    /// Spec: isa-spec/spec/ops/alu/fadd.toml:40.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };

@@ -61,7 +61,7 @@ impl OpFfma {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/ffma.toml:51 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ffma.toml:57 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -75,7 +75,7 @@ impl OpFfma {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:60).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -89,7 +89,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:60).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:60).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:60).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -130,7 +130,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:60).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -142,7 +142,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:60).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -157,7 +157,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:60).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -171,7 +171,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/ffma.toml:65 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ffma.toml:71 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -187,7 +187,7 @@ impl OpFfma {
         w |= u128::from(self.ftz) << 53;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:65; form at isa-spec/spec/ops/alu/ffma.toml:68).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:71; form at isa-spec/spec/ops/alu/ffma.toml:74).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5980000000000000 | self.encode_e1(sm, c)?;
@@ -195,7 +195,7 @@ impl OpFfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:65; form at isa-spec/spec/ops/alu/ffma.toml:68).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:71; form at isa-spec/spec/ops/alu/ffma.toml:74).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3280000000000000 | self.encode_e1(sm, c)?;
@@ -207,7 +207,7 @@ impl OpFfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:65; form at isa-spec/spec/ops/alu/ffma.toml:68).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:71; form at isa-spec/spec/ops/alu/ffma.toml:74).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4980000000000000 | self.encode_e1(sm, c)?;
@@ -216,7 +216,7 @@ impl OpFfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:65; form at isa-spec/spec/ops/alu/ffma.toml:68).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:71; form at isa-spec/spec/ops/alu/ffma.toml:74).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5180000000000000 | self.encode_e1(sm, c)?;
@@ -225,7 +225,7 @@ impl OpFfma {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ffma.toml:51 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ffma.toml:57 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -245,7 +245,7 @@ impl OpFfma {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -257,7 +257,7 @@ impl OpFfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -267,7 +267,7 @@ impl OpFfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -279,7 +279,7 @@ impl OpFfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:60).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -291,7 +291,7 @@ impl OpFfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:60).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -301,7 +301,7 @@ impl OpFfma {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:60).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -313,7 +313,7 @@ impl OpFfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:60).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -325,7 +325,7 @@ impl OpFfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ffma.toml:65 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ffma.toml:71 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -343,7 +343,7 @@ impl OpFfma {
             sat,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/ffma.toml:65; form at isa-spec/spec/ops/alu/ffma.toml:68).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/ffma.toml:71; form at isa-spec/spec/ops/alu/ffma.toml:74).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -353,7 +353,7 @@ impl OpFfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/ffma.toml:65; form at isa-spec/spec/ops/alu/ffma.toml:68).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/ffma.toml:71; form at isa-spec/spec/ops/alu/ffma.toml:74).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -370,7 +370,7 @@ impl OpFfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/ffma.toml:65; form at isa-spec/spec/ops/alu/ffma.toml:68).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/ffma.toml:71; form at isa-spec/spec/ops/alu/ffma.toml:74).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -379,7 +379,7 @@ impl OpFfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/ffma.toml:65; form at isa-spec/spec/ops/alu/ffma.toml:68).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/ffma.toml:71; form at isa-spec/spec/ops/alu/ffma.toml:74).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -388,7 +388,7 @@ impl OpFfma {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FFMA` (isa-spec/spec/ops/alu/ffma.toml:39); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FFMA` (isa-spec/spec/ops/alu/ffma.toml:45); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FFMA"]])?;
         let mut cur = 0usize;
@@ -435,7 +435,16 @@ impl OpFfma {
 }
 impl MemOp for OpFfma {}
 impl FlowOp for OpFfma {}
-impl SchedOp for OpFfma {}
+/// Spec: isa-spec/spec/ops/alu/ffma.toml:42.
+impl SchedOp for OpFfma {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(6),
+            70 | 75 | 80 | 86 | 89 | 90 | 100 | 120 => Some(4),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/ffma.toml:2.
 impl Encode for OpFfma {
     const NAME: &'static str = "ffma";
@@ -454,7 +463,7 @@ impl Forms for OpFfma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/ffma.toml:39.
+    /// Spec: isa-spec/spec/ops/alu/ffma.toml:45.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

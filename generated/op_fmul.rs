@@ -54,7 +54,7 @@ impl OpFmul {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmul.toml:46 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmul.toml:52 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -68,7 +68,7 @@ impl OpFmul {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:55).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -78,7 +78,7 @@ impl OpFmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:55).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -86,7 +86,7 @@ impl OpFmul {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:55).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -97,7 +97,7 @@ impl OpFmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:55).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -107,7 +107,7 @@ impl OpFmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmul.toml:63 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmul.toml:69 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -121,14 +121,14 @@ impl OpFmul {
         w |= u128::from(self.sat) << 50;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:63; form at isa-spec/spec/ops/alu/fmul.toml:66).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:69; form at isa-spec/spec/ops/alu/fmul.toml:72).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c68000000000000 | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:63; form at isa-spec/spec/ops/alu/fmul.toml:66).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:69; form at isa-spec/spec/ops/alu/fmul.toml:72).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3868000000000000 | self.encode_e1(sm, c)?;
@@ -139,7 +139,7 @@ impl OpFmul {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:63; form at isa-spec/spec/ops/alu/fmul.toml:66).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:69; form at isa-spec/spec/ops/alu/fmul.toml:72).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c68000000000000 | self.encode_e1(sm, c)?;
@@ -147,7 +147,7 @@ impl OpFmul {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmul.toml:46 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmul.toml:52 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -166,7 +166,7 @@ impl OpFmul {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:55).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -175,14 +175,14 @@ impl OpFmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:55).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:55).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -191,7 +191,7 @@ impl OpFmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:55).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -200,7 +200,7 @@ impl OpFmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmul.toml:63 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmul.toml:69 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -217,7 +217,7 @@ impl OpFmul {
             sat,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fmul.toml:63; form at isa-spec/spec/ops/alu/fmul.toml:66).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fmul.toml:69; form at isa-spec/spec/ops/alu/fmul.toml:72).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -225,7 +225,7 @@ impl OpFmul {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fmul.toml:63; form at isa-spec/spec/ops/alu/fmul.toml:66).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fmul.toml:69; form at isa-spec/spec/ops/alu/fmul.toml:72).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -240,14 +240,14 @@ impl OpFmul {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fmul.toml:63; form at isa-spec/spec/ops/alu/fmul.toml:66).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fmul.toml:69; form at isa-spec/spec/ops/alu/fmul.toml:72).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FMUL` (isa-spec/spec/ops/alu/fmul.toml:34); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FMUL` (isa-spec/spec/ops/alu/fmul.toml:40); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FMUL"]])?;
         let mut cur = 0usize;
@@ -288,7 +288,16 @@ impl OpFmul {
 }
 impl MemOp for OpFmul {}
 impl FlowOp for OpFmul {}
-impl SchedOp for OpFmul {}
+/// Spec: isa-spec/spec/ops/alu/fmul.toml:37.
+impl SchedOp for OpFmul {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(2),
+            70 | 75 | 80 | 86 | 89 | 90 | 100 | 120 => Some(4),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/fmul.toml:2.
 impl Encode for OpFmul {
     const NAME: &'static str = "fmul";
@@ -306,7 +315,7 @@ impl Forms for OpFmul {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fmul.toml:34.
+    /// Spec: isa-spec/spec/ops/alu/fmul.toml:40.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -61,7 +61,7 @@ impl OpFset {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/fset.toml:101 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fset.toml:107 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -80,7 +80,7 @@ impl OpFset {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fset.toml:101; form at isa-spec/spec/ops/alu/fset.toml:104).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:110).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -90,7 +90,7 @@ impl OpFset {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fset.toml:101; form at isa-spec/spec/ops/alu/fset.toml:104).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:110).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -98,7 +98,7 @@ impl OpFset {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fset.toml:101; form at isa-spec/spec/ops/alu/fset.toml:104).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:110).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpFset {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fset.toml:101; form at isa-spec/spec/ops/alu/fset.toml:104).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:110).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -119,7 +119,7 @@ impl OpFset {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fset.toml:116 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fset.toml:122 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -141,14 +141,14 @@ impl OpFset {
         w |= u128::from(self.ftz) << 55;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:116; form at isa-spec/spec/ops/alu/fset.toml:119).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:122; form at isa-spec/spec/ops/alu/fset.toml:125).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5800000000000000 | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:116; form at isa-spec/spec/ops/alu/fset.toml:119).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:122; form at isa-spec/spec/ops/alu/fset.toml:125).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3000000000000000 | self.encode_e1(sm, c)?;
@@ -159,7 +159,7 @@ impl OpFset {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:116; form at isa-spec/spec/ops/alu/fset.toml:119).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:122; form at isa-spec/spec/ops/alu/fset.toml:125).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4800000000000000 | self.encode_e1(sm, c)?;
@@ -167,7 +167,7 @@ impl OpFset {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fset.toml:101 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fset.toml:107 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -193,7 +193,7 @@ impl OpFset {
             cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fset.toml:101; form at isa-spec/spec/ops/alu/fset.toml:104).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:110).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -202,14 +202,14 @@ impl OpFset {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fset.toml:101; form at isa-spec/spec/ops/alu/fset.toml:104).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:110).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fset.toml:101; form at isa-spec/spec/ops/alu/fset.toml:104).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:110).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -218,7 +218,7 @@ impl OpFset {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fset.toml:101; form at isa-spec/spec/ops/alu/fset.toml:104).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:110).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -227,7 +227,7 @@ impl OpFset {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fset.toml:116 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fset.toml:122 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -253,7 +253,7 @@ impl OpFset {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fset.toml:116; form at isa-spec/spec/ops/alu/fset.toml:119).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fset.toml:122; form at isa-spec/spec/ops/alu/fset.toml:125).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -262,7 +262,7 @@ impl OpFset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fset.toml:116; form at isa-spec/spec/ops/alu/fset.toml:119).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fset.toml:122; form at isa-spec/spec/ops/alu/fset.toml:125).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -278,7 +278,7 @@ impl OpFset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fset.toml:116; form at isa-spec/spec/ops/alu/fset.toml:119).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fset.toml:122; form at isa-spec/spec/ops/alu/fset.toml:125).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -295,7 +295,7 @@ impl OpFset {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `FSET` (isa-spec/spec/ops/alu/fset.toml:67).
+    /// Parse syntax `FSET` (isa-spec/spec/ops/alu/fset.toml:73).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FSET"]])?;
         let mut cur = 0usize;
@@ -353,7 +353,7 @@ impl OpFset {
         );
         parsed(op, line, ctrl, 0)
     }
-    /// Parse syntax `FSET.BF` (isa-spec/spec/ops/alu/fset.toml:73).
+    /// Parse syntax `FSET.BF` (isa-spec/spec/ops/alu/fset.toml:79).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FSET", "BF"]])?;
         let mut cur = 0usize;
@@ -436,7 +436,15 @@ impl OpFset {
 }
 impl MemOp for OpFset {}
 impl FlowOp for OpFset {}
-impl SchedOp for OpFset {}
+/// Spec: isa-spec/spec/ops/alu/fset.toml:70.
+impl SchedOp for OpFset {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(6),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/fset.toml:16.
 impl Encode for OpFset {
     const NAME: &'static str = "fset";
@@ -454,7 +462,7 @@ impl Forms for OpFset {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fset.toml:67.
+    /// Spec: isa-spec/spec/ops/alu/fset.toml:73.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -171,7 +171,7 @@ impl OpHadd2 {
     pub fn legal_f8(&self, sm: u32) -> bool {
         ((matches!(self.fmt, Hfmt::F16 | Hfmt::Bf16)))
     }
-    /// Form `rrr` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:62; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rrr` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:68; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -191,7 +191,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:75 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:81 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -206,7 +206,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:75; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rri` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:81; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -215,7 +215,7 @@ impl OpHadd2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:75; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rrc` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:81; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -227,7 +227,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80] (isa-spec/spec/ops/alu/hadd2.toml:75; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rru` on SM [75, 80] (isa-spec/spec/ops/alu/hadd2.toml:81; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -238,7 +238,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:102; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:108; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -258,7 +258,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:108 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:114 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -273,7 +273,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:108; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:114; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -282,7 +282,7 @@ impl OpHadd2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:108; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:114; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -294,7 +294,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:108; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:114; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -305,7 +305,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:116; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:122; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -329,7 +329,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:132 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:138 pack alike.
     #[inline(always)]
     fn encode_e5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -348,7 +348,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:138; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -357,7 +357,7 @@ impl OpHadd2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hadd2.toml:138; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -369,7 +369,7 @@ impl OpHadd2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:138; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -380,7 +380,7 @@ impl OpHadd2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:62; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:68; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -414,7 +414,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:75 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:81 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -440,7 +440,7 @@ impl OpHadd2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:75; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:81; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -451,7 +451,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:75; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:81; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -464,7 +464,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:75; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:81; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -477,7 +477,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:102; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:108; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -510,7 +510,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:108 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:114 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -535,7 +535,7 @@ impl OpHadd2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:108; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:114; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -546,7 +546,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:108; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:114; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -559,7 +559,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:108; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:114; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -572,7 +572,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:116; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:122; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -616,7 +616,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:132 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:138 read alike; each sets the others.
     #[inline(always)]
     fn fields_e5(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -647,7 +647,7 @@ impl OpHadd2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:138; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e5(w, sm)?;
@@ -658,7 +658,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:138; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e5(w, sm)?;
@@ -676,7 +676,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:138; form at isa-spec/spec/ops/alu/hadd2.toml:86).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e5(w, sm)?;
@@ -694,7 +694,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `HADD2` (isa-spec/spec/ops/alu/hadd2.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HADD2` (isa-spec/spec/ops/alu/hadd2.toml:57); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HADD2"]])?;
         let mut cur = 0usize;
@@ -826,7 +826,16 @@ impl OpHadd2 {
 }
 impl MemOp for OpHadd2 {}
 impl FlowOp for OpHadd2 {}
-impl SchedOp for OpHadd2 {}
+/// Spec: isa-spec/spec/ops/alu/hadd2.toml:54.
+impl SchedOp for OpHadd2 {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            70 | 75 => Some(8),
+            80 | 86 | 89 | 90 | 100 | 120 => Some(5),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/hadd2.toml:3.
 impl Encode for OpHadd2 {
     const NAME: &'static str = "hadd2";
@@ -848,7 +857,7 @@ impl Forms for OpHadd2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hadd2.toml:51.
+    /// Spec: isa-spec/spec/ops/alu/hadd2.toml:57.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };

@@ -75,7 +75,7 @@ impl OpHadd2F32 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:58; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:64; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -94,7 +94,7 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:69 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:75 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -108,7 +108,7 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:69; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:75; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -117,7 +117,7 @@ impl OpHadd2F32 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:69; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:75; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -129,7 +129,7 @@ impl OpHadd2F32 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:69; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:75; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -140,7 +140,7 @@ impl OpHadd2F32 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:96; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:102; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -159,7 +159,7 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:104 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:110 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -173,7 +173,7 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:110; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -182,7 +182,7 @@ impl OpHadd2F32 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hadd2_f32.toml:110; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -194,7 +194,7 @@ impl OpHadd2F32 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:110; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -205,7 +205,7 @@ impl OpHadd2F32 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:58; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:64; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -231,7 +231,7 @@ impl OpHadd2F32 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:69 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:75 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -252,7 +252,7 @@ impl OpHadd2F32 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:69; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:75; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -260,7 +260,7 @@ impl OpHadd2F32 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:69; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:75; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -270,7 +270,7 @@ impl OpHadd2F32 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:69; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:75; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -280,7 +280,7 @@ impl OpHadd2F32 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:96; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:102; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -316,7 +316,7 @@ impl OpHadd2F32 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:104 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:110 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -342,7 +342,7 @@ impl OpHadd2F32 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:110; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -350,7 +350,7 @@ impl OpHadd2F32 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:110; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -365,7 +365,7 @@ impl OpHadd2F32 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:110; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -380,7 +380,7 @@ impl OpHadd2F32 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `HADD2` (isa-spec/spec/ops/alu/hadd2_f32.toml:48); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HADD2` (isa-spec/spec/ops/alu/hadd2_f32.toml:54); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HADD2"]])?;
         let mut cur = 0usize;
@@ -495,7 +495,15 @@ impl OpHadd2F32 {
 }
 impl MemOp for OpHadd2F32 {}
 impl FlowOp for OpHadd2F32 {}
-impl SchedOp for OpHadd2F32 {}
+/// Spec: isa-spec/spec/ops/alu/hadd2_f32.toml:51.
+impl SchedOp for OpHadd2F32 {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            86 | 89 | 90 | 100 | 120 => Some(5),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/hadd2_f32.toml:7.
 impl Encode for OpHadd2F32 {
     const NAME: &'static str = "hadd2_f32";
@@ -513,7 +521,7 @@ impl Forms for OpHadd2F32 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hadd2_f32.toml:48.
+    /// Spec: isa-spec/spec/ops/alu/hadd2_f32.toml:54.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 524288 != 0 { self.form_id(sm) } else { None };

@@ -270,7 +270,7 @@ impl OpHfma2 {
     pub fn legal_f7(&self, sm: u32) -> bool {
         ((!self.relu) || (self.relu && !self.sat))
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:86 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:92 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -291,7 +291,7 @@ impl OpHfma2 {
         w |= self.fmt.code_in(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -307,7 +307,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -321,7 +321,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -338,7 +338,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rur` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -354,7 +354,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rri` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -368,7 +368,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rrc` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -385,7 +385,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rru` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -401,7 +401,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:142 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:148 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -428,7 +428,7 @@ impl OpHfma2 {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -444,7 +444,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -458,7 +458,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -475,7 +475,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -491,7 +491,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rri` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -505,7 +505,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rrc` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -522,7 +522,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rru` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -538,7 +538,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:156 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:162 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -565,7 +565,7 @@ impl OpHfma2 {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -585,7 +585,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f15(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -599,7 +599,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f16(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -620,7 +620,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f17(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -640,7 +640,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f18(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -658,7 +658,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f19(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -679,7 +679,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f20(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -699,7 +699,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:177 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:183 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -726,7 +726,7 @@ impl OpHfma2 {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f21(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -746,7 +746,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f22(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -760,7 +760,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f23(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -781,7 +781,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f24(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -801,7 +801,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f25(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -819,7 +819,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f26(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -840,7 +840,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn encode_f27(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -860,7 +860,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:86 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:92 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -897,7 +897,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -920,7 +920,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -935,7 +935,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -958,7 +958,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -981,7 +981,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1002,7 +1002,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1025,7 +1025,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1048,7 +1048,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:142 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:148 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1084,7 +1084,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1107,7 +1107,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1122,7 +1122,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1145,7 +1145,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1168,7 +1168,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1189,7 +1189,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1212,7 +1212,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1235,7 +1235,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:156 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:162 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1271,7 +1271,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1288,7 +1288,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1303,7 +1303,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f16(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1320,7 +1320,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f17(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1337,7 +1337,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f18(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1352,7 +1352,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f19(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1369,7 +1369,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f20(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1386,7 +1386,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:177 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:183 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1422,7 +1422,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f21(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1444,7 +1444,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f22(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1464,7 +1464,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f23(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1486,7 +1486,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f24(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1508,7 +1508,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f25(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1523,7 +1523,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f26(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1545,7 +1545,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
     #[inline(always)]
     fn parts_f27(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1567,7 +1567,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `HFMA2` (isa-spec/spec/ops/alu/hfma2.toml:74); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HFMA2` (isa-spec/spec/ops/alu/hfma2.toml:80); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HFMA2"]])?;
         let mut cur = 0usize;
@@ -1782,7 +1782,15 @@ impl OpHfma2 {
 }
 impl MemOp for OpHfma2 {}
 impl FlowOp for OpHfma2 {}
-impl SchedOp for OpHfma2 {}
+/// Spec: isa-spec/spec/ops/alu/hfma2.toml:77.
+impl SchedOp for OpHfma2 {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            80 | 86 | 89 | 100 | 120 => Some(5),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/hfma2.toml:5.
 impl Encode for OpHfma2 {
     const NAME: &'static str = "hfma2";
@@ -1813,7 +1821,7 @@ impl Forms for OpHfma2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hfma2.toml:74.
+    /// Spec: isa-spec/spec/ops/alu/hfma2.toml:80.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -162,7 +162,7 @@ impl OpHfma2Mma {
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((!self.relu) || (self.relu && !self.sat))
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:73 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:79 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -184,7 +184,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rrr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -198,7 +198,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rir` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -210,7 +210,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rcr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -225,7 +225,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rur` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -239,7 +239,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rri` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -251,7 +251,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rrc` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -266,7 +266,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rru` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -280,7 +280,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:116 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:122 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -306,7 +306,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rrr` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -320,7 +320,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rir` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -332,7 +332,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -347,7 +347,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rur` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -361,7 +361,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rri` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -373,7 +373,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -388,7 +388,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rru` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -402,7 +402,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:73 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:79 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -432,7 +432,7 @@ impl OpHfma2Mma {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -447,7 +447,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -460,7 +460,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -475,7 +475,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -490,7 +490,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -503,7 +503,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -518,7 +518,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -533,7 +533,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:116 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:122 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -567,7 +567,7 @@ impl OpHfma2Mma {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -582,7 +582,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -595,7 +595,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -610,7 +610,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -625,7 +625,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -638,7 +638,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -653,7 +653,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -668,7 +668,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `HFMA2.MMA` (isa-spec/spec/ops/alu/hfma2_mma.toml:62); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HFMA2.MMA` (isa-spec/spec/ops/alu/hfma2_mma.toml:68); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HFMA2", "MMA"]])?;
         let mut cur = 0usize;
@@ -758,7 +758,15 @@ impl OpHfma2Mma {
 }
 impl MemOp for OpHfma2Mma {}
 impl FlowOp for OpHfma2Mma {}
-impl SchedOp for OpHfma2Mma {}
+/// Spec: isa-spec/spec/ops/alu/hfma2_mma.toml:65.
+impl SchedOp for OpHfma2Mma {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            80 | 90 => Some(10),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/hfma2_mma.toml:5.
 impl Encode for OpHfma2Mma {
     const NAME: &'static str = "hfma2_mma";
@@ -781,7 +789,7 @@ impl Forms for OpHfma2Mma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hfma2_mma.toml:62.
+    /// Spec: isa-spec/spec/ops/alu/hfma2_mma.toml:68.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -105,7 +105,7 @@ impl OpHset2 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:88; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:94; form at isa-spec/spec/ops/alu/hset2.toml:112).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -130,7 +130,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:101 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:107 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -150,7 +150,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:101; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:107; form at isa-spec/spec/ops/alu/hset2.toml:112).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -159,7 +159,7 @@ impl OpHset2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:101; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:107; form at isa-spec/spec/ops/alu/hset2.toml:112).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -171,7 +171,7 @@ impl OpHset2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:101; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:107; form at isa-spec/spec/ops/alu/hset2.toml:112).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -182,7 +182,7 @@ impl OpHset2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:127; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:133; form at isa-spec/spec/ops/alu/hset2.toml:112).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -207,7 +207,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:142 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:148 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -227,7 +227,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:142; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:148; form at isa-spec/spec/ops/alu/hset2.toml:112).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -236,7 +236,7 @@ impl OpHset2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hset2.toml:142; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hset2.toml:148; form at isa-spec/spec/ops/alu/hset2.toml:112).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -248,7 +248,7 @@ impl OpHset2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:142; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:148; form at isa-spec/spec/ops/alu/hset2.toml:112).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -259,7 +259,7 @@ impl OpHset2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:162 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:168 pack alike.
     #[inline(always)]
     fn encode_e4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -276,7 +276,7 @@ impl OpHset2 {
         w |= (self.asel.index() as u128) << 47;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:162; form at isa-spec/spec/ops/alu/hset2.toml:166).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:168; form at isa-spec/spec/ops/alu/hset2.toml:172).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -290,7 +290,7 @@ impl OpHset2 {
         w |= u128::from(self.ftz) << 50;
         Ok(w)
     }
-    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:162; form at isa-spec/spec/ops/alu/hset2.toml:166).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:168; form at isa-spec/spec/ops/alu/hset2.toml:172).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -306,7 +306,7 @@ impl OpHset2 {
         w |= u128::from(self.ftz) << 54;
         Ok(w)
     }
-    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:162; form at isa-spec/spec/ops/alu/hset2.toml:166).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:168; form at isa-spec/spec/ops/alu/hset2.toml:172).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -320,7 +320,7 @@ impl OpHset2 {
         w |= u128::from(self.b.neg) << 56;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:88; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:94; form at isa-spec/spec/ops/alu/hset2.toml:112).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -354,7 +354,7 @@ impl OpHset2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:101 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:107 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -383,7 +383,7 @@ impl OpHset2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hset2.toml:101; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hset2.toml:107; form at isa-spec/spec/ops/alu/hset2.toml:112).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -391,7 +391,7 @@ impl OpHset2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hset2.toml:101; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hset2.toml:107; form at isa-spec/spec/ops/alu/hset2.toml:112).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -401,7 +401,7 @@ impl OpHset2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hset2.toml:101; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hset2.toml:107; form at isa-spec/spec/ops/alu/hset2.toml:112).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -411,7 +411,7 @@ impl OpHset2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:127; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:133; form at isa-spec/spec/ops/alu/hset2.toml:112).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -459,7 +459,7 @@ impl OpHset2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:142 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:148 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -497,7 +497,7 @@ impl OpHset2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hset2.toml:142; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hset2.toml:148; form at isa-spec/spec/ops/alu/hset2.toml:112).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -505,7 +505,7 @@ impl OpHset2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hset2.toml:142; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hset2.toml:148; form at isa-spec/spec/ops/alu/hset2.toml:112).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -520,7 +520,7 @@ impl OpHset2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hset2.toml:142; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hset2.toml:148; form at isa-spec/spec/ops/alu/hset2.toml:112).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -535,7 +535,7 @@ impl OpHset2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:162 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:168 read alike; each sets the others.
     #[inline(always)]
     fn fields_e4(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -561,7 +561,7 @@ impl OpHset2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/hset2.toml:162; form at isa-spec/spec/ops/alu/hset2.toml:166).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/hset2.toml:168; form at isa-spec/spec/ops/alu/hset2.toml:172).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -574,7 +574,7 @@ impl OpHset2 {
         o.bsel = Hswz::from_index(bits(w, 28, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/hset2.toml:162; form at isa-spec/spec/ops/alu/hset2.toml:166).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/hset2.toml:168; form at isa-spec/spec/ops/alu/hset2.toml:172).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -587,7 +587,7 @@ impl OpHset2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/hset2.toml:162; form at isa-spec/spec/ops/alu/hset2.toml:166).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/hset2.toml:168; form at isa-spec/spec/ops/alu/hset2.toml:172).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -598,7 +598,7 @@ impl OpHset2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `HSET2` (isa-spec/spec/ops/alu/hset2.toml:68); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HSET2` (isa-spec/spec/ops/alu/hset2.toml:74); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HSET2"]])?;
         let mut cur = 0usize;
@@ -777,7 +777,15 @@ impl OpHset2 {
 }
 impl MemOp for OpHset2 {}
 impl FlowOp for OpHset2 {}
-impl SchedOp for OpHset2 {}
+/// Spec: isa-spec/spec/ops/alu/hset2.toml:71.
+impl SchedOp for OpHset2 {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            80 | 86 | 89 => Some(5),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/hset2.toml:10.
 impl Encode for OpHset2 {
     const NAME: &'static str = "hset2";
@@ -796,7 +804,7 @@ impl Forms for OpHset2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hset2.toml:68.
+    /// Spec: isa-spec/spec/ops/alu/hset2.toml:74.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };

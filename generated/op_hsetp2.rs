@@ -110,7 +110,7 @@ impl OpHsetp2 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:93; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:99; form at isa-spec/spec/ops/alu/hsetp2.toml:117).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -136,7 +136,7 @@ impl OpHsetp2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:106 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:112 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -157,7 +157,7 @@ impl OpHsetp2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:106; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:112; form at isa-spec/spec/ops/alu/hsetp2.toml:117).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -166,7 +166,7 @@ impl OpHsetp2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:106; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:112; form at isa-spec/spec/ops/alu/hsetp2.toml:117).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -178,7 +178,7 @@ impl OpHsetp2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:106; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:112; form at isa-spec/spec/ops/alu/hsetp2.toml:117).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -189,7 +189,7 @@ impl OpHsetp2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:133; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:139; form at isa-spec/spec/ops/alu/hsetp2.toml:117).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -215,7 +215,7 @@ impl OpHsetp2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:148 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:154 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -236,7 +236,7 @@ impl OpHsetp2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:148; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:154; form at isa-spec/spec/ops/alu/hsetp2.toml:117).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -245,7 +245,7 @@ impl OpHsetp2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hsetp2.toml:148; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hsetp2.toml:154; form at isa-spec/spec/ops/alu/hsetp2.toml:117).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -257,7 +257,7 @@ impl OpHsetp2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:148; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:154; form at isa-spec/spec/ops/alu/hsetp2.toml:117).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -268,7 +268,7 @@ impl OpHsetp2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:168 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:174 pack alike.
     #[inline(always)]
     fn encode_e4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -287,7 +287,7 @@ impl OpHsetp2 {
         w |= u128::from(self.ftz) << 6;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:168; form at isa-spec/spec/ops/alu/hsetp2.toml:172).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:174; form at isa-spec/spec/ops/alu/hsetp2.toml:178).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -300,7 +300,7 @@ impl OpHsetp2 {
         w |= u128::from(self.h_and) << 49;
         Ok(w)
     }
-    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:168; form at isa-spec/spec/ops/alu/hsetp2.toml:172).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:174; form at isa-spec/spec/ops/alu/hsetp2.toml:178).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -315,7 +315,7 @@ impl OpHsetp2 {
         w |= u128::from(self.h_and) << 53;
         Ok(w)
     }
-    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:168; form at isa-spec/spec/ops/alu/hsetp2.toml:172).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:174; form at isa-spec/spec/ops/alu/hsetp2.toml:178).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -329,7 +329,7 @@ impl OpHsetp2 {
         w |= u128::from(self.b.neg) << 56;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:93; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:99; form at isa-spec/spec/ops/alu/hsetp2.toml:117).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -365,7 +365,7 @@ impl OpHsetp2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:106 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:112 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -396,7 +396,7 @@ impl OpHsetp2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:106; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:112; form at isa-spec/spec/ops/alu/hsetp2.toml:117).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -404,7 +404,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:106; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:112; form at isa-spec/spec/ops/alu/hsetp2.toml:117).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -414,7 +414,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:106; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:112; form at isa-spec/spec/ops/alu/hsetp2.toml:117).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -424,7 +424,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:133; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:139; form at isa-spec/spec/ops/alu/hsetp2.toml:117).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -474,7 +474,7 @@ impl OpHsetp2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:148 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:154 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -514,7 +514,7 @@ impl OpHsetp2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:148; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:154; form at isa-spec/spec/ops/alu/hsetp2.toml:117).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -522,7 +522,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:148; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:154; form at isa-spec/spec/ops/alu/hsetp2.toml:117).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -537,7 +537,7 @@ impl OpHsetp2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:148; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:154; form at isa-spec/spec/ops/alu/hsetp2.toml:117).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -552,7 +552,7 @@ impl OpHsetp2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:168 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:174 read alike; each sets the others.
     #[inline(always)]
     fn fields_e4(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -581,7 +581,7 @@ impl OpHsetp2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:168; form at isa-spec/spec/ops/alu/hsetp2.toml:172).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:174; form at isa-spec/spec/ops/alu/hsetp2.toml:178).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -593,7 +593,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::from_index(bits(w, 28, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:168; form at isa-spec/spec/ops/alu/hsetp2.toml:172).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:174; form at isa-spec/spec/ops/alu/hsetp2.toml:178).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -605,7 +605,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:168; form at isa-spec/spec/ops/alu/hsetp2.toml:172).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:174; form at isa-spec/spec/ops/alu/hsetp2.toml:178).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -617,7 +617,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `HSETP2` (isa-spec/spec/ops/alu/hsetp2.toml:77); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HSETP2` (isa-spec/spec/ops/alu/hsetp2.toml:83); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HSETP2"]])?;
         let mut cur = 0usize;
@@ -785,7 +785,18 @@ impl OpHsetp2 {
 }
 impl MemOp for OpHsetp2 {}
 impl FlowOp for OpHsetp2 {}
-impl SchedOp for OpHsetp2 {}
+/// Spec: isa-spec/spec/ops/alu/hsetp2.toml:80.
+impl SchedOp for OpHsetp2 {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            70 | 75 => Some(8),
+            80 => Some(2),
+            86 | 89 | 90 | 100 => Some(1),
+            120 => Some(3),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/hsetp2.toml:14.
 impl Encode for OpHsetp2 {
     const NAME: &'static str = "hsetp2";
@@ -804,7 +815,7 @@ impl Forms for OpHsetp2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hsetp2.toml:77.
+    /// Spec: isa-spec/spec/ops/alu/hsetp2.toml:83.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };

@@ -53,7 +53,7 @@ impl OpIadd {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/iadd.toml:78 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd.toml:84 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -66,7 +66,7 @@ impl OpIadd {
         w |= u128::from(self.a.neg) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:78; form at isa-spec/spec/ops/alu/iadd.toml:81).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:87).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:78; form at isa-spec/spec/ops/alu/iadd.toml:81).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:87).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -107,7 +107,7 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:78; form at isa-spec/spec/ops/alu/iadd.toml:81).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:87).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -127,7 +127,7 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/iadd.toml:102 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd.toml:108 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -140,7 +140,7 @@ impl OpIadd {
         w |= dst_field(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:108; form at isa-spec/spec/ops/alu/iadd.toml:112).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -150,7 +150,7 @@ impl OpIadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:108; form at isa-spec/spec/ops/alu/iadd.toml:112).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -159,7 +159,7 @@ impl OpIadd {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:108; form at isa-spec/spec/ops/alu/iadd.toml:112).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -169,7 +169,7 @@ impl OpIadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iadd.toml:78 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd.toml:84 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -187,7 +187,7 @@ impl OpIadd {
             x,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/iadd.toml:78; form at isa-spec/spec/ops/alu/iadd.toml:81).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:87).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -198,7 +198,7 @@ impl OpIadd {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/iadd.toml:78; form at isa-spec/spec/ops/alu/iadd.toml:81).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:87).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -210,7 +210,7 @@ impl OpIadd {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/iadd.toml:78; form at isa-spec/spec/ops/alu/iadd.toml:81).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:87).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -220,7 +220,7 @@ impl OpIadd {
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iadd.toml:102 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd.toml:108 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -238,7 +238,7 @@ impl OpIadd {
             x,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd.toml:108; form at isa-spec/spec/ops/alu/iadd.toml:112).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -246,14 +246,14 @@ impl OpIadd {
             .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd.toml:108; form at isa-spec/spec/ops/alu/iadd.toml:112).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd.toml:108; form at isa-spec/spec/ops/alu/iadd.toml:112).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -268,7 +268,7 @@ impl OpIadd {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `IADD` (isa-spec/spec/ops/alu/iadd.toml:41).
+    /// Parse syntax `IADD` (isa-spec/spec/ops/alu/iadd.toml:47).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD"]])?;
         let mut cur = 0usize;
@@ -324,7 +324,7 @@ impl OpIadd {
             );
         parsed(op, line, ctrl, raw)
     }
-    /// Parse syntax `IADD` (isa-spec/spec/ops/alu/iadd.toml:46).
+    /// Parse syntax `IADD` (isa-spec/spec/ops/alu/iadd.toml:52).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD"]])?;
         let mut cur = 0usize;
@@ -400,7 +400,16 @@ impl OpIadd {
 }
 impl MemOp for OpIadd {}
 impl FlowOp for OpIadd {}
-impl SchedOp for OpIadd {}
+/// Spec: isa-spec/spec/ops/alu/iadd.toml:44.
+impl SchedOp for OpIadd {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(6),
+            120 => Some(4),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/iadd.toml:2.
 impl Encode for OpIadd {
     const NAME: &'static str = "iadd";
@@ -418,7 +427,7 @@ impl Forms for OpIadd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/iadd.toml:41.
+    /// Spec: isa-spec/spec/ops/alu/iadd.toml:47.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -71,7 +71,7 @@ impl OpIadd3 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/iadd3.toml:118 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd3.toml:124 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -92,7 +92,7 @@ impl OpIadd3 {
         w |= dst_field(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:127).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -102,7 +102,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:127).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -111,7 +111,7 @@ impl OpIadd3 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:127).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -122,7 +122,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:127).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -132,7 +132,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/iadd3.toml:139 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd3.toml:145 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -149,7 +149,7 @@ impl OpIadd3 {
         w |= u128::from(self.a.neg) << 51;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:139; form at isa-spec/spec/ops/alu/iadd3.toml:142).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:145; form at isa-spec/spec/ops/alu/iadd3.toml:148).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -163,7 +163,7 @@ impl OpIadd3 {
         w |= (self.mode.index() as u128) << 37;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:139; form at isa-spec/spec/ops/alu/iadd3.toml:142).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:145; form at isa-spec/spec/ops/alu/iadd3.toml:148).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -179,7 +179,7 @@ impl OpIadd3 {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:139; form at isa-spec/spec/ops/alu/iadd3.toml:142).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:145; form at isa-spec/spec/ops/alu/iadd3.toml:148).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -193,7 +193,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 50;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iadd3.toml:118 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd3.toml:124 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -224,7 +224,7 @@ impl OpIadd3 {
             csel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:127).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -232,28 +232,28 @@ impl OpIadd3 {
             .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:127).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:127).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:127).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iadd3.toml:139 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd3.toml:145 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -280,7 +280,7 @@ impl OpIadd3 {
             csel: HalfSel::Word,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/iadd3.toml:139; form at isa-spec/spec/ops/alu/iadd3.toml:142).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/iadd3.toml:145; form at isa-spec/spec/ops/alu/iadd3.toml:148).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -292,7 +292,7 @@ impl OpIadd3 {
         o.csel = HalfSel::from_index(bits(w, 31, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x70000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/iadd3.toml:139; form at isa-spec/spec/ops/alu/iadd3.toml:142).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/iadd3.toml:145; form at isa-spec/spec/ops/alu/iadd3.toml:148).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -305,7 +305,7 @@ impl OpIadd3 {
         o.csel = HalfSel::Word;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/iadd3.toml:139; form at isa-spec/spec/ops/alu/iadd3.toml:142).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/iadd3.toml:145; form at isa-spec/spec/ops/alu/iadd3.toml:148).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -326,7 +326,7 @@ impl OpIadd3 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `IADD3` (isa-spec/spec/ops/alu/iadd3.toml:80).
+    /// Parse syntax `IADD3` (isa-spec/spec/ops/alu/iadd3.toml:86).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3"]])?;
         if !rest.is_empty() {
@@ -389,7 +389,7 @@ impl OpIadd3 {
             );
         parsed(op, line, ctrl, raw)
     }
-    /// Parse syntax `IADD3` (isa-spec/spec/ops/alu/iadd3.toml:90).
+    /// Parse syntax `IADD3` (isa-spec/spec/ops/alu/iadd3.toml:96).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3"]])?;
         if !rest.is_empty() {
@@ -442,7 +442,7 @@ impl OpIadd3 {
             );
         parsed(op, line, ctrl, raw)
     }
-    /// Parse syntax `IADD3` (isa-spec/spec/ops/alu/iadd3.toml:95).
+    /// Parse syntax `IADD3` (isa-spec/spec/ops/alu/iadd3.toml:101).
     fn parse_syntax2(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3"]])?;
         let mut cur = 0usize;
@@ -671,7 +671,17 @@ impl OpIadd3 {
 }
 impl MemOp for OpIadd3 {}
 impl FlowOp for OpIadd3 {}
-impl SchedOp for OpIadd3 {}
+/// Spec: isa-spec/spec/ops/alu/iadd3.toml:83.
+impl SchedOp for OpIadd3 {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(6),
+            70 | 75 | 80 | 86 | 89 | 90 | 100 => Some(4),
+            120 => Some(5),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/iadd3.toml:2.
 impl Encode for OpIadd3 {
     const NAME: &'static str = "iadd3";
@@ -689,7 +699,7 @@ impl Forms for OpIadd3 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/iadd3.toml:80.
+    /// Spec: isa-spec/spec/ops/alu/iadd3.toml:86.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -43,7 +43,7 @@ impl OpIadd32i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd32i.toml:50; form at isa-spec/spec/ops/alu/iadd32i.toml:50).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd32i.toml:56; form at isa-spec/spec/ops/alu/iadd32i.toml:56).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -57,7 +57,7 @@ impl OpIadd32i {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/iadd32i.toml:50; form at isa-spec/spec/ops/alu/iadd32i.toml:50).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/iadd32i.toml:56; form at isa-spec/spec/ops/alu/iadd32i.toml:56).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -69,7 +69,7 @@ impl OpIadd32i {
         let o = Self { d, a, b, cc, x };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `IADD32I` (isa-spec/spec/ops/alu/iadd32i.toml:32); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IADD32I` (isa-spec/spec/ops/alu/iadd32i.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD32I"]])?;
         let mut cur = 0usize;
@@ -136,7 +136,15 @@ impl OpIadd32i {
 }
 impl MemOp for OpIadd32i {}
 impl FlowOp for OpIadd32i {}
-impl SchedOp for OpIadd32i {}
+/// Spec: isa-spec/spec/ops/alu/iadd32i.toml:35.
+impl SchedOp for OpIadd32i {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(6),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/iadd32i.toml:2.
 impl Encode for OpIadd32i {
     const NAME: &'static str = "iadd32i";
@@ -148,7 +156,7 @@ impl Forms for OpIadd32i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/iadd32i.toml:32.
+    /// Spec: isa-spec/spec/ops/alu/iadd32i.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -85,7 +85,7 @@ impl OpIadd3x {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/iadd3x.toml:68 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd3x.toml:74 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -106,7 +106,7 @@ impl OpIadd3x {
         w |= u128::from(self.c.not) << 75;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:74; form at isa-spec/spec/ops/alu/iadd3x.toml:77).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -115,7 +115,7 @@ impl OpIadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:74; form at isa-spec/spec/ops/alu/iadd3x.toml:77).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -123,7 +123,7 @@ impl OpIadd3x {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/iadd3x.toml:74; form at isa-spec/spec/ops/alu/iadd3x.toml:77).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -133,7 +133,7 @@ impl OpIadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:74; form at isa-spec/spec/ops/alu/iadd3x.toml:77).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -142,7 +142,7 @@ impl OpIadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iadd3x.toml:68 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd3x.toml:74 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -167,7 +167,7 @@ impl OpIadd3x {
             ci1,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:74; form at isa-spec/spec/ops/alu/iadd3x.toml:77).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -175,21 +175,21 @@ impl OpIadd3x {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:74; form at isa-spec/spec/ops/alu/iadd3x.toml:77).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:74; form at isa-spec/spec/ops/alu/iadd3x.toml:77).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:74; form at isa-spec/spec/ops/alu/iadd3x.toml:77).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -205,7 +205,7 @@ impl OpIadd3x {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `IADD3.X` (isa-spec/spec/ops/alu/iadd3x.toml:48).
+    /// Parse syntax `IADD3.X` (isa-spec/spec/ops/alu/iadd3x.toml:54).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3", "X"]])?;
         if !rest.is_empty() {
@@ -251,7 +251,7 @@ impl OpIadd3x {
         );
         parsed(op, line, ctrl, 0)
     }
-    /// Parse syntax `IADD3.X` (isa-spec/spec/ops/alu/iadd3x.toml:53).
+    /// Parse syntax `IADD3.X` (isa-spec/spec/ops/alu/iadd3x.toml:59).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3", "X"]])?;
         if !rest.is_empty() {
@@ -312,7 +312,17 @@ impl OpIadd3x {
 }
 impl MemOp for OpIadd3x {}
 impl FlowOp for OpIadd3x {}
-impl SchedOp for OpIadd3x {}
+/// Spec: isa-spec/spec/ops/alu/iadd3x.toml:51.
+impl SchedOp for OpIadd3x {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            70 | 75 | 80 | 86 | 89 => Some(4),
+            90 | 100 => Some(3),
+            120 => Some(5),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/iadd3x.toml:2.
 impl Encode for OpIadd3x {
     const NAME: &'static str = "iadd3x";
@@ -327,7 +337,7 @@ impl Forms for OpIadd3x {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/iadd3x.toml:48.
+    /// Spec: isa-spec/spec/ops/alu/iadd3x.toml:54.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -49,7 +49,7 @@ impl OpIaddx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/iaddx.toml:48 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iaddx.toml:54 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -63,7 +63,7 @@ impl OpIaddx {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iaddx.toml:48; form at isa-spec/spec/ops/alu/iaddx.toml:52).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:58).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -72,7 +72,7 @@ impl OpIaddx {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iaddx.toml:48; form at isa-spec/spec/ops/alu/iaddx.toml:52).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:58).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -80,7 +80,7 @@ impl OpIaddx {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iaddx.toml:48; form at isa-spec/spec/ops/alu/iaddx.toml:52).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:58).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -89,7 +89,7 @@ impl OpIaddx {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iaddx.toml:48 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iaddx.toml:54 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -100,7 +100,7 @@ impl OpIaddx {
             .with_not(bit(w, 90));
         Some(Self { d, co0, a, b: Src::RZ, ci })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iaddx.toml:48; form at isa-spec/spec/ops/alu/iaddx.toml:52).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:58).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -108,14 +108,14 @@ impl OpIaddx {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iaddx.toml:48; form at isa-spec/spec/ops/alu/iaddx.toml:52).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:58).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iaddx.toml:48; form at isa-spec/spec/ops/alu/iaddx.toml:52).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:58).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -123,7 +123,7 @@ impl OpIaddx {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `IADD.X` (isa-spec/spec/ops/alu/iaddx.toml:32); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IADD.X` (isa-spec/spec/ops/alu/iaddx.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD", "X"]])?;
         if !rest.is_empty() {
@@ -167,7 +167,15 @@ impl OpIaddx {
 }
 impl MemOp for OpIaddx {}
 impl FlowOp for OpIaddx {}
-impl SchedOp for OpIaddx {}
+/// Spec: isa-spec/spec/ops/alu/iaddx.toml:35.
+impl SchedOp for OpIaddx {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            120 => Some(5),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/iaddx.toml:2.
 impl Encode for OpIaddx {
     const NAME: &'static str = "iaddx";
@@ -179,7 +187,7 @@ impl Forms for OpIaddx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/iaddx.toml:32.
+    /// Spec: isa-spec/spec/ops/alu/iaddx.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -49,7 +49,7 @@ impl OpIcmp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/icmp.toml:57 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/icmp.toml:63 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -62,7 +62,7 @@ impl OpIcmp {
         w |= (self.cmp.index() as u128) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/icmp.toml:57; form at isa-spec/spec/ops/alu/icmp.toml:60).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/icmp.toml:63; form at isa-spec/spec/ops/alu/icmp.toml:66).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5b40000000000000 | self.encode_e0(sm, c)?;
@@ -70,7 +70,7 @@ impl OpIcmp {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/icmp.toml:57; form at isa-spec/spec/ops/alu/icmp.toml:60).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/icmp.toml:63; form at isa-spec/spec/ops/alu/icmp.toml:66).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3640000000000000 | self.encode_e0(sm, c)?;
@@ -82,7 +82,7 @@ impl OpIcmp {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/icmp.toml:57; form at isa-spec/spec/ops/alu/icmp.toml:60).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/icmp.toml:63; form at isa-spec/spec/ops/alu/icmp.toml:66).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4b40000000000000 | self.encode_e0(sm, c)?;
@@ -91,7 +91,7 @@ impl OpIcmp {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/icmp.toml:57; form at isa-spec/spec/ops/alu/icmp.toml:60).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/icmp.toml:63; form at isa-spec/spec/ops/alu/icmp.toml:66).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5340000000000000 | self.encode_e0(sm, c)?;
@@ -100,7 +100,7 @@ impl OpIcmp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/icmp.toml:57 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/icmp.toml:63 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -120,7 +120,7 @@ impl OpIcmp {
             ty,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/icmp.toml:57; form at isa-spec/spec/ops/alu/icmp.toml:60).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/icmp.toml:63; form at isa-spec/spec/ops/alu/icmp.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -128,7 +128,7 @@ impl OpIcmp {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/icmp.toml:57; form at isa-spec/spec/ops/alu/icmp.toml:60).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/icmp.toml:63; form at isa-spec/spec/ops/alu/icmp.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -138,7 +138,7 @@ impl OpIcmp {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/icmp.toml:57; form at isa-spec/spec/ops/alu/icmp.toml:60).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/icmp.toml:63; form at isa-spec/spec/ops/alu/icmp.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -146,7 +146,7 @@ impl OpIcmp {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/icmp.toml:57; form at isa-spec/spec/ops/alu/icmp.toml:60).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/icmp.toml:63; form at isa-spec/spec/ops/alu/icmp.toml:66).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -154,7 +154,7 @@ impl OpIcmp {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `ICMP` (isa-spec/spec/ops/alu/icmp.toml:33); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ICMP` (isa-spec/spec/ops/alu/icmp.toml:39); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ICMP"]])?;
         let mut cur = 0usize;
@@ -206,7 +206,15 @@ impl OpIcmp {
 }
 impl MemOp for OpIcmp {}
 impl FlowOp for OpIcmp {}
-impl SchedOp for OpIcmp {}
+/// Spec: isa-spec/spec/ops/alu/icmp.toml:36.
+impl SchedOp for OpIcmp {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(6),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/icmp.toml:5.
 impl Encode for OpIcmp {
     const NAME: &'static str = "icmp";
@@ -220,7 +228,7 @@ impl Forms for OpIcmp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/icmp.toml:33.
+    /// Spec: isa-spec/spec/ops/alu/icmp.toml:39.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

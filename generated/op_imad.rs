@@ -52,7 +52,7 @@ impl OpImad {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/imad.toml:70 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imad.toml:76 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -63,7 +63,7 @@ impl OpImad {
         w |= code_of(&[1, 0], self.ty.index()) << 73;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:79).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -73,7 +73,7 @@ impl OpImad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:79).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpImad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:79).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -94,7 +94,7 @@ impl OpImad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:79).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -104,7 +104,7 @@ impl OpImad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:79).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -113,7 +113,7 @@ impl OpImad {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:79).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -124,7 +124,7 @@ impl OpImad {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:79).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -134,7 +134,7 @@ impl OpImad {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imad.toml:70 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imad.toml:76 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -152,7 +152,7 @@ impl OpImad {
             ty,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:79).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -161,7 +161,7 @@ impl OpImad {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:79).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -170,7 +170,7 @@ impl OpImad {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:79).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -179,7 +179,7 @@ impl OpImad {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:79).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -188,7 +188,7 @@ impl OpImad {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:79).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -196,7 +196,7 @@ impl OpImad {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:79).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -204,7 +204,7 @@ impl OpImad {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:79).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -212,7 +212,7 @@ impl OpImad {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/alu/imad.toml:28); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/alu/imad.toml:34); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(
             &line.parts,
@@ -262,7 +262,15 @@ impl OpImad {
 }
 impl MemOp for OpImad {}
 impl FlowOp for OpImad {}
-impl SchedOp for OpImad {}
+/// Spec: isa-spec/spec/ops/alu/imad.toml:31.
+impl SchedOp for OpImad {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            70 | 75 | 80 | 86 | 89 | 90 | 100 | 120 => Some(4),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/imad.toml:2.
 impl Encode for OpImad {
     const NAME: &'static str = "imad";
@@ -280,7 +288,7 @@ impl Forms for OpImad {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/imad.toml:28.
+    /// Spec: isa-spec/spec/ops/alu/imad.toml:34.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -56,7 +56,7 @@ impl OpImadWide {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/imad_wide.toml:54 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imad_wide.toml:60 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -91,7 +91,7 @@ impl OpImadWide {
         w |= dst_field(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:63).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x78000000000000000000225 | self.encode_e0(sm, c)?;
@@ -100,7 +100,7 @@ impl OpImadWide {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:63).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x78000000000000000000825 | self.encode_e0(sm, c)?;
@@ -109,7 +109,7 @@ impl OpImadWide {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:63).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x78000000000000000000a25 | self.encode_e0(sm, c)?;
@@ -119,7 +119,7 @@ impl OpImadWide {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:63).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xf8000000000000000000c25 | self.encode_e0(sm, c)?;
@@ -128,7 +128,7 @@ impl OpImadWide {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:63).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x78000000000000000000625 | self.encode_e0(sm, c)?;
@@ -138,7 +138,7 @@ impl OpImadWide {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:63).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xf8000000000000000000e25 | self.encode_e0(sm, c)?;
@@ -147,7 +147,7 @@ impl OpImadWide {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imad_wide.toml:54 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imad_wide.toml:60 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -167,7 +167,7 @@ impl OpImadWide {
             ty,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:63).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -176,7 +176,7 @@ impl OpImadWide {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:63).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -185,7 +185,7 @@ impl OpImadWide {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:63).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -194,7 +194,7 @@ impl OpImadWide {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:63).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -203,7 +203,7 @@ impl OpImadWide {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:63).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -211,7 +211,7 @@ impl OpImadWide {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:63).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -219,7 +219,7 @@ impl OpImadWide {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `IMAD.WIDE` (isa-spec/spec/ops/alu/imad_wide.toml:34); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD.WIDE` (isa-spec/spec/ops/alu/imad_wide.toml:40); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMAD", "WIDE"]])?;
         let mut cur = 0usize;
@@ -283,7 +283,16 @@ impl OpImadWide {
 }
 impl MemOp for OpImadWide {}
 impl FlowOp for OpImadWide {}
-impl SchedOp for OpImadWide {}
+/// Spec: isa-spec/spec/ops/alu/imad_wide.toml:37.
+impl SchedOp for OpImadWide {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            70 | 75 | 80 | 86 | 89 => Some(4),
+            90 | 100 | 120 => Some(3),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/imad_wide.toml:2.
 impl Encode for OpImadWide {
     const NAME: &'static str = "imad_wide";
@@ -301,7 +310,7 @@ impl Forms for OpImadWide {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/imad_wide.toml:34.
+    /// Spec: isa-spec/spec/ops/alu/imad_wide.toml:40.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

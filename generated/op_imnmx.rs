@@ -115,7 +115,7 @@ impl OpImnmx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:86 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:92 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -134,21 +134,21 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:97).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x217 | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rir` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:97).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x817 | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:97).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa17 | self.encode_e0(sm, c)?;
@@ -156,14 +156,14 @@ impl OpImnmx {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:97).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c17 | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:105 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:111 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -184,28 +184,28 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:111; form at isa-spec/spec/ops/alu/imnmx.toml:97).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x217 | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:111; form at isa-spec/spec/ops/alu/imnmx.toml:97).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x817 | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:111; form at isa-spec/spec/ops/alu/imnmx.toml:97).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c17 | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:119 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:125 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -224,14 +224,14 @@ impl OpImnmx {
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:119; form at isa-spec/spec/ops/alu/imnmx.toml:122).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:125; form at isa-spec/spec/ops/alu/imnmx.toml:128).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c20000000000000 | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:119; form at isa-spec/spec/ops/alu/imnmx.toml:122).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:125; form at isa-spec/spec/ops/alu/imnmx.toml:128).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3820000000000000 | self.encode_e2(sm, c)?;
@@ -242,7 +242,7 @@ impl OpImnmx {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:119; form at isa-spec/spec/ops/alu/imnmx.toml:122).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:125; form at isa-spec/spec/ops/alu/imnmx.toml:128).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c20000000000000 | self.encode_e2(sm, c)?;
@@ -250,7 +250,7 @@ impl OpImnmx {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:86 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:92 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -280,35 +280,35 @@ impl OpImnmx {
             xmode,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:97).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:97).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:97).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:97).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:105 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:111 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -339,28 +339,28 @@ impl OpImnmx {
             xmode,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:111; form at isa-spec/spec/ops/alu/imnmx.toml:97).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx.toml:111; form at isa-spec/spec/ops/alu/imnmx.toml:97).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx.toml:111; form at isa-spec/spec/ops/alu/imnmx.toml:97).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:119 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:125 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -390,14 +390,14 @@ impl OpImnmx {
             xmode,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/imnmx.toml:119; form at isa-spec/spec/ops/alu/imnmx.toml:122).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/imnmx.toml:125; form at isa-spec/spec/ops/alu/imnmx.toml:128).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/imnmx.toml:119; form at isa-spec/spec/ops/alu/imnmx.toml:122).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/imnmx.toml:125; form at isa-spec/spec/ops/alu/imnmx.toml:128).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -406,7 +406,7 @@ impl OpImnmx {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/imnmx.toml:119; form at isa-spec/spec/ops/alu/imnmx.toml:122).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/imnmx.toml:125; form at isa-spec/spec/ops/alu/imnmx.toml:128).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -420,7 +420,7 @@ impl OpImnmx {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `IMNMX` (isa-spec/spec/ops/alu/imnmx.toml:62).
+    /// Parse syntax `IMNMX` (isa-spec/spec/ops/alu/imnmx.toml:68).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMNMX"]])?;
         let mut cur = 0usize;
@@ -485,7 +485,7 @@ impl OpImnmx {
         );
         parsed(op, line, ctrl, 0)
     }
-    /// Parse syntax `IMNMX` (isa-spec/spec/ops/alu/imnmx.toml:67).
+    /// Parse syntax `IMNMX` (isa-spec/spec/ops/alu/imnmx.toml:73).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMNMX"]])?;
         let mut cur = 0usize;
@@ -577,7 +577,16 @@ impl OpImnmx {
 }
 impl MemOp for OpImnmx {}
 impl FlowOp for OpImnmx {}
-impl SchedOp for OpImnmx {}
+/// Spec: isa-spec/spec/ops/alu/imnmx.toml:65.
+impl SchedOp for OpImnmx {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 => Some(6),
+            75 | 80 | 86 | 89 => Some(4),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/imnmx.toml:2.
 impl Encode for OpImnmx {
     const NAME: &'static str = "imnmx";
@@ -596,7 +605,7 @@ impl Forms for OpImnmx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/imnmx.toml:62.
+    /// Spec: isa-spec/spec/ops/alu/imnmx.toml:68.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -45,7 +45,7 @@ impl OpIscadd {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/iscadd.toml:45 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iscadd.toml:51 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -57,7 +57,7 @@ impl OpIscadd {
         w |= u128::from(self.a.neg) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iscadd.toml:45; form at isa-spec/spec/ops/alu/iscadd.toml:48).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iscadd.toml:51; form at isa-spec/spec/ops/alu/iscadd.toml:54).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -76,7 +76,7 @@ impl OpIscadd {
         }
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iscadd.toml:45; form at isa-spec/spec/ops/alu/iscadd.toml:48).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iscadd.toml:51; form at isa-spec/spec/ops/alu/iscadd.toml:54).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -98,7 +98,7 @@ impl OpIscadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iscadd.toml:45; form at isa-spec/spec/ops/alu/iscadd.toml:48).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iscadd.toml:51; form at isa-spec/spec/ops/alu/iscadd.toml:54).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -118,7 +118,7 @@ impl OpIscadd {
         }
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iscadd.toml:45 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iscadd.toml:51 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -134,7 +134,7 @@ impl OpIscadd {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/iscadd.toml:45; form at isa-spec/spec/ops/alu/iscadd.toml:48).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/iscadd.toml:51; form at isa-spec/spec/ops/alu/iscadd.toml:54).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -145,7 +145,7 @@ impl OpIscadd {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/iscadd.toml:45; form at isa-spec/spec/ops/alu/iscadd.toml:48).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/iscadd.toml:51; form at isa-spec/spec/ops/alu/iscadd.toml:54).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -157,7 +157,7 @@ impl OpIscadd {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/iscadd.toml:45; form at isa-spec/spec/ops/alu/iscadd.toml:48).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/iscadd.toml:51; form at isa-spec/spec/ops/alu/iscadd.toml:54).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -167,7 +167,7 @@ impl OpIscadd {
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `ISCADD` (isa-spec/spec/ops/alu/iscadd.toml:31); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ISCADD` (isa-spec/spec/ops/alu/iscadd.toml:37); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISCADD"]])?;
         let mut cur = 0usize;
@@ -227,7 +227,15 @@ impl OpIscadd {
 }
 impl MemOp for OpIscadd {}
 impl FlowOp for OpIscadd {}
-impl SchedOp for OpIscadd {}
+/// Spec: isa-spec/spec/ops/alu/iscadd.toml:34.
+impl SchedOp for OpIscadd {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(6),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/iscadd.toml:2.
 impl Encode for OpIscadd {
     const NAME: &'static str = "iscadd";
@@ -239,7 +247,7 @@ impl Forms for OpIscadd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/iscadd.toml:31.
+    /// Spec: isa-spec/spec/ops/alu/iscadd.toml:37.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -56,7 +56,7 @@ impl OpIset {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/iset.toml:89 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iset.toml:95 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -75,14 +75,14 @@ impl OpIset {
         w |= (self.cmp.index() as u128) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iset.toml:89; form at isa-spec/spec/ops/alu/iset.toml:92).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iset.toml:95; form at isa-spec/spec/ops/alu/iset.toml:98).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5b50000000000000 | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iset.toml:89; form at isa-spec/spec/ops/alu/iset.toml:92).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iset.toml:95; form at isa-spec/spec/ops/alu/iset.toml:98).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3650000000000000 | self.encode_e0(sm, c)?;
@@ -93,7 +93,7 @@ impl OpIset {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iset.toml:89; form at isa-spec/spec/ops/alu/iset.toml:92).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iset.toml:95; form at isa-spec/spec/ops/alu/iset.toml:98).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4b50000000000000 | self.encode_e0(sm, c)?;
@@ -101,7 +101,7 @@ impl OpIset {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iset.toml:89 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iset.toml:95 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -131,14 +131,14 @@ impl OpIset {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/iset.toml:89; form at isa-spec/spec/ops/alu/iset.toml:92).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/iset.toml:95; form at isa-spec/spec/ops/alu/iset.toml:98).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/iset.toml:89; form at isa-spec/spec/ops/alu/iset.toml:92).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/iset.toml:95; form at isa-spec/spec/ops/alu/iset.toml:98).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -147,14 +147,14 @@ impl OpIset {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/iset.toml:89; form at isa-spec/spec/ops/alu/iset.toml:92).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/iset.toml:95; form at isa-spec/spec/ops/alu/iset.toml:98).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `ISET` (isa-spec/spec/ops/alu/iset.toml:57); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ISET` (isa-spec/spec/ops/alu/iset.toml:63); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISET"]])?;
         let mut cur = 0usize;
@@ -254,7 +254,15 @@ impl OpIset {
 }
 impl MemOp for OpIset {}
 impl FlowOp for OpIset {}
-impl SchedOp for OpIset {}
+/// Spec: isa-spec/spec/ops/alu/iset.toml:60.
+impl SchedOp for OpIset {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(6),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/iset.toml:6.
 impl Encode for OpIset {
     const NAME: &'static str = "iset";
@@ -266,7 +274,7 @@ impl Forms for OpIset {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/iset.toml:57.
+    /// Spec: isa-spec/spec/ops/alu/iset.toml:63.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

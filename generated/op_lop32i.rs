@@ -45,7 +45,7 @@ impl OpLop32i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop32i.toml:47; form at isa-spec/spec/ops/alu/lop32i.toml:47).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop32i.toml:53; form at isa-spec/spec/ops/alu/lop32i.toml:53).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -60,7 +60,7 @@ impl OpLop32i {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/lop32i.toml:47; form at isa-spec/spec/ops/alu/lop32i.toml:47).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/lop32i.toml:53; form at isa-spec/spec/ops/alu/lop32i.toml:53).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -73,7 +73,7 @@ impl OpLop32i {
         let o = Self { d, a, b, op, cc, x };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `LOP32I` (isa-spec/spec/ops/alu/lop32i.toml:36); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LOP32I` (isa-spec/spec/ops/alu/lop32i.toml:42); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LOP32I"]])?;
         let mut cur = 0usize;
@@ -141,7 +141,16 @@ impl OpLop32i {
 }
 impl MemOp for OpLop32i {}
 impl FlowOp for OpLop32i {}
-impl SchedOp for OpLop32i {}
+/// Spec: isa-spec/spec/ops/alu/lop32i.toml:39.
+impl SchedOp for OpLop32i {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 => Some(2),
+            60 => Some(6),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/lop32i.toml:2.
 impl Encode for OpLop32i {
     const NAME: &'static str = "lop32i";
@@ -153,7 +162,7 @@ impl Forms for OpLop32i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/lop32i.toml:36.
+    /// Spec: isa-spec/spec/ops/alu/lop32i.toml:42.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -44,7 +44,7 @@ impl OpMov {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/move/mov.toml:32 pack alike.
+    /// What all forms of isa-spec/spec/ops/move/mov.toml:38 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -53,21 +53,21 @@ impl OpMov {
         w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:32; form at isa-spec/spec/ops/move/mov.toml:35).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:41).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x202 | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:32; form at isa-spec/spec/ops/move/mov.toml:35).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:41).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x802 | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/mov.toml:32; form at isa-spec/spec/ops/move/mov.toml:35).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:41).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa02 | self.encode_e0(sm, c)?;
@@ -75,14 +75,14 @@ impl OpMov {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:32; form at isa-spec/spec/ops/move/mov.toml:35).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:41).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c02 | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/move/mov.toml:52 pack alike.
+    /// What all forms of isa-spec/spec/ops/move/mov.toml:58 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -91,14 +91,14 @@ impl OpMov {
         w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 39;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/mov.toml:52; form at isa-spec/spec/ops/move/mov.toml:55).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/mov.toml:58; form at isa-spec/spec/ops/move/mov.toml:61).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c98000000000000 | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/mov.toml:52; form at isa-spec/spec/ops/move/mov.toml:55).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/mov.toml:58; form at isa-spec/spec/ops/move/mov.toml:61).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c98000000000000 | self.encode_e1(sm, c)?;
@@ -106,7 +106,7 @@ impl OpMov {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/move/mov.toml:32; form at isa-spec/spec/ops/move/mov.toml:35).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:41).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -115,7 +115,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/move/mov.toml:32; form at isa-spec/spec/ops/move/mov.toml:35).
+    /// Form `rir`'s fields (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:41).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -124,7 +124,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/move/mov.toml:32; form at isa-spec/spec/ops/move/mov.toml:35).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:41).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -133,7 +133,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/move/mov.toml:32; form at isa-spec/spec/ops/move/mov.toml:35).
+    /// Form `rur`'s fields (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:41).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -142,7 +142,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/move/mov.toml:52; form at isa-spec/spec/ops/move/mov.toml:55).
+    /// Form `r`'s fields (isa-spec/spec/ops/move/mov.toml:58; form at isa-spec/spec/ops/move/mov.toml:61).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -151,7 +151,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/move/mov.toml:52; form at isa-spec/spec/ops/move/mov.toml:55).
+    /// Form `c`'s fields (isa-spec/spec/ops/move/mov.toml:58; form at isa-spec/spec/ops/move/mov.toml:61).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -160,7 +160,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `MOV` (isa-spec/spec/ops/move/mov.toml:22); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MOV` (isa-spec/spec/ops/move/mov.toml:28); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MOV"]])?;
         if !rest.is_empty() {
@@ -194,7 +194,17 @@ impl OpMov {
 }
 impl MemOp for OpMov {}
 impl FlowOp for OpMov {}
-impl SchedOp for OpMov {}
+/// Spec: isa-spec/spec/ops/move/mov.toml:25.
+impl SchedOp for OpMov {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 70 | 75 | 80 | 86 | 89 | 90 | 100 => Some(4),
+            60 => Some(1),
+            120 => Some(5),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/move/mov.toml:3.
 impl Encode for OpMov {
     const NAME: &'static str = "mov";
@@ -212,7 +222,7 @@ impl Forms for OpMov {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/move/mov.toml:22.
+    /// Spec: isa-spec/spec/ops/move/mov.toml:28.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };

@@ -36,7 +36,7 @@ impl OpMov32i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/mov32i.toml:28; form at isa-spec/spec/ops/move/mov32i.toml:28).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/mov32i.toml:34; form at isa-spec/spec/ops/move/mov32i.toml:34).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -46,7 +46,7 @@ impl OpMov32i {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 20;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/mov32i.toml:28; form at isa-spec/spec/ops/move/mov32i.toml:28).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/mov32i.toml:34; form at isa-spec/spec/ops/move/mov32i.toml:34).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -55,7 +55,7 @@ impl OpMov32i {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `MOV32I` (isa-spec/spec/ops/move/mov32i.toml:21); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MOV32I` (isa-spec/spec/ops/move/mov32i.toml:27); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MOV32I"]])?;
         if !rest.is_empty() {
@@ -87,7 +87,15 @@ impl OpMov32i {
 }
 impl MemOp for OpMov32i {}
 impl FlowOp for OpMov32i {}
-impl SchedOp for OpMov32i {}
+/// Spec: isa-spec/spec/ops/move/mov32i.toml:24.
+impl SchedOp for OpMov32i {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(6),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/move/mov32i.toml:2.
 impl Encode for OpMov32i {
     const NAME: &'static str = "mov32i";
@@ -99,7 +107,7 @@ impl Forms for OpMov32i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/move/mov32i.toml:21.
+    /// Spec: isa-spec/spec/ops/move/mov32i.toml:27.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

@@ -52,7 +52,7 @@ impl OpP2r {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/move/p2r.toml:54 pack alike.
+    /// What all forms of isa-spec/spec/ops/move/p2r.toml:60 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -64,21 +64,21 @@ impl OpP2r {
         w |= (self.bsel.index() as u128) << 76;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:54; form at isa-spec/spec/ops/move/p2r.toml:57).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:63).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x203 | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:54; form at isa-spec/spec/ops/move/p2r.toml:57).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:63).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x803 | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/p2r.toml:54; form at isa-spec/spec/ops/move/p2r.toml:57).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:63).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa03 | self.encode_e0(sm, c)?;
@@ -86,14 +86,14 @@ impl OpP2r {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:54; form at isa-spec/spec/ops/move/p2r.toml:57).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:63).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c03 | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/move/p2r.toml:65 pack alike.
+    /// What all forms of isa-spec/spec/ops/move/p2r.toml:71 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -105,14 +105,14 @@ impl OpP2r {
         w |= (self.bsel.index() as u128) << 41;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/p2r.toml:65; form at isa-spec/spec/ops/move/p2r.toml:68).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/p2r.toml:71; form at isa-spec/spec/ops/move/p2r.toml:74).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5ce8000000000000 | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/p2r.toml:65; form at isa-spec/spec/ops/move/p2r.toml:68).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/p2r.toml:71; form at isa-spec/spec/ops/move/p2r.toml:74).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x38e8000000000000 | self.encode_e1(sm, c)?;
@@ -123,7 +123,7 @@ impl OpP2r {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/p2r.toml:65; form at isa-spec/spec/ops/move/p2r.toml:68).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/p2r.toml:71; form at isa-spec/spec/ops/move/p2r.toml:74).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4ce8000000000000 | self.encode_e1(sm, c)?;
@@ -131,7 +131,7 @@ impl OpP2r {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/move/p2r.toml:54 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/move/p2r.toml:60 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -146,35 +146,35 @@ impl OpP2r {
             bsel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/move/p2r.toml:54; form at isa-spec/spec/ops/move/p2r.toml:57).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:63).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/move/p2r.toml:54; form at isa-spec/spec/ops/move/p2r.toml:57).
+    /// Form `rir`'s fields (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:63).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/move/p2r.toml:54; form at isa-spec/spec/ops/move/p2r.toml:57).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:63).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/move/p2r.toml:54; form at isa-spec/spec/ops/move/p2r.toml:57).
+    /// Form `rur`'s fields (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:63).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/move/p2r.toml:65 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/move/p2r.toml:71 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -189,14 +189,14 @@ impl OpP2r {
             bsel,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/move/p2r.toml:65; form at isa-spec/spec/ops/move/p2r.toml:68).
+    /// Form `r`'s fields (isa-spec/spec/ops/move/p2r.toml:71; form at isa-spec/spec/ops/move/p2r.toml:74).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/move/p2r.toml:65; form at isa-spec/spec/ops/move/p2r.toml:68).
+    /// Form `i`'s fields (isa-spec/spec/ops/move/p2r.toml:71; form at isa-spec/spec/ops/move/p2r.toml:74).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -205,14 +205,14 @@ impl OpP2r {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/move/p2r.toml:65; form at isa-spec/spec/ops/move/p2r.toml:68).
+    /// Form `c`'s fields (isa-spec/spec/ops/move/p2r.toml:71; form at isa-spec/spec/ops/move/p2r.toml:74).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `P2R` (isa-spec/spec/ops/move/p2r.toml:49); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `P2R` (isa-spec/spec/ops/move/p2r.toml:55); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["P2R"]])?;
         let mut cur = 0usize;
@@ -260,7 +260,16 @@ impl OpP2r {
 }
 impl MemOp for OpP2r {}
 impl FlowOp for OpP2r {}
-impl SchedOp for OpP2r {}
+/// Spec: isa-spec/spec/ops/move/p2r.toml:52.
+impl SchedOp for OpP2r {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            70 | 75 | 80 | 86 | 89 | 90 | 100 => Some(4),
+            120 => Some(7),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/move/p2r.toml:21.
 impl Encode for OpP2r {
     const NAME: &'static str = "p2r";
@@ -278,7 +287,7 @@ impl Forms for OpP2r {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/move/p2r.toml:49.
+    /// Spec: isa-spec/spec/ops/move/p2r.toml:55.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

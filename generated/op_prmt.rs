@@ -57,7 +57,7 @@ impl OpPrmt {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/prmt.toml:36 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/prmt.toml:42 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -69,7 +69,7 @@ impl OpPrmt {
         w |= (self.mode.index() as u128) << 72;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x216 | self.encode_e0(sm, c)?;
@@ -77,7 +77,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x816 | self.encode_e0(sm, c)?;
@@ -85,7 +85,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa16 | self.encode_e0(sm, c)?;
@@ -94,7 +94,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c16 | self.encode_e0(sm, c)?;
@@ -102,7 +102,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x416 | self.encode_e0(sm, c)?;
@@ -110,7 +110,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x616 | self.encode_e0(sm, c)?;
@@ -119,7 +119,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000e16 | self.encode_e0(sm, c)?;
@@ -127,7 +127,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/prmt.toml:47 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/prmt.toml:53 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -139,7 +139,7 @@ impl OpPrmt {
         w |= (self.mode.index() as u128) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:47; form at isa-spec/spec/ops/alu/prmt.toml:50).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:53; form at isa-spec/spec/ops/alu/prmt.toml:56).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5bc0000000000000 | self.encode_e1(sm, c)?;
@@ -147,7 +147,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:47; form at isa-spec/spec/ops/alu/prmt.toml:50).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:53; form at isa-spec/spec/ops/alu/prmt.toml:56).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x36c0000000000000 | self.encode_e1(sm, c)?;
@@ -159,7 +159,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:47; form at isa-spec/spec/ops/alu/prmt.toml:50).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:53; form at isa-spec/spec/ops/alu/prmt.toml:56).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4bc0000000000000 | self.encode_e1(sm, c)?;
@@ -168,7 +168,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:47; form at isa-spec/spec/ops/alu/prmt.toml:50).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:53; form at isa-spec/spec/ops/alu/prmt.toml:56).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x53c0000000000000 | self.encode_e1(sm, c)?;
@@ -177,7 +177,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/prmt.toml:36 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/prmt.toml:42 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -191,7 +191,7 @@ impl OpPrmt {
             mode,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -199,7 +199,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -207,7 +207,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -215,7 +215,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -223,7 +223,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -231,7 +231,7 @@ impl OpPrmt {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -239,7 +239,7 @@ impl OpPrmt {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -247,7 +247,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/prmt.toml:47 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/prmt.toml:53 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -261,7 +261,7 @@ impl OpPrmt {
             mode,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/prmt.toml:47; form at isa-spec/spec/ops/alu/prmt.toml:50).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/prmt.toml:53; form at isa-spec/spec/ops/alu/prmt.toml:56).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -269,7 +269,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/prmt.toml:47; form at isa-spec/spec/ops/alu/prmt.toml:50).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/prmt.toml:53; form at isa-spec/spec/ops/alu/prmt.toml:56).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -279,7 +279,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/prmt.toml:47; form at isa-spec/spec/ops/alu/prmt.toml:50).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/prmt.toml:53; form at isa-spec/spec/ops/alu/prmt.toml:56).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -287,7 +287,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/prmt.toml:47; form at isa-spec/spec/ops/alu/prmt.toml:50).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/prmt.toml:53; form at isa-spec/spec/ops/alu/prmt.toml:56).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -295,7 +295,7 @@ impl OpPrmt {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `PRMT` (isa-spec/spec/ops/alu/prmt.toml:27); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PRMT` (isa-spec/spec/ops/alu/prmt.toml:33); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PRMT"]])?;
         let mut cur = 0usize;
@@ -343,7 +343,15 @@ impl OpPrmt {
 }
 impl MemOp for OpPrmt {}
 impl FlowOp for OpPrmt {}
-impl SchedOp for OpPrmt {}
+/// Spec: isa-spec/spec/ops/alu/prmt.toml:30.
+impl SchedOp for OpPrmt {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            70 | 75 | 80 | 86 | 89 | 90 | 100 | 120 => Some(4),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/prmt.toml:2.
 impl Encode for OpPrmt {
     const NAME: &'static str = "prmt";
@@ -362,7 +370,7 @@ impl Forms for OpPrmt {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/prmt.toml:27.
+    /// Spec: isa-spec/spec/ops/alu/prmt.toml:33.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

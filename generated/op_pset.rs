@@ -50,7 +50,7 @@ impl OpPset {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/pset.toml:73; form at isa-spec/spec/ops/alu/pset.toml:73).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/pset.toml:79; form at isa-spec/spec/ops/alu/pset.toml:79).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -70,7 +70,7 @@ impl OpPset {
         w |= u128::from(self.cc) << 47;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/pset.toml:73; form at isa-spec/spec/ops/alu/pset.toml:73).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/pset.toml:79; form at isa-spec/spec/ops/alu/pset.toml:79).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -96,7 +96,7 @@ impl OpPset {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `PSET` (isa-spec/spec/ops/alu/pset.toml:55); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PSET` (isa-spec/spec/ops/alu/pset.toml:61); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PSET"]])?;
         let mut cur = 0usize;
@@ -178,7 +178,15 @@ impl OpPset {
 }
 impl MemOp for OpPset {}
 impl FlowOp for OpPset {}
-impl SchedOp for OpPset {}
+/// Spec: isa-spec/spec/ops/alu/pset.toml:58.
+impl SchedOp for OpPset {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(6),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/pset.toml:10.
 impl Encode for OpPset {
     const NAME: &'static str = "pset";
@@ -190,7 +198,7 @@ impl Forms for OpPset {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/pset.toml:55.
+    /// Spec: isa-spec/spec/ops/alu/pset.toml:61.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

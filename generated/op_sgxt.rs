@@ -48,7 +48,7 @@ impl OpSgxt {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/sgxt.toml:46 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/sgxt.toml:52 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -60,21 +60,21 @@ impl OpSgxt {
         w |= u128::from(self.wrap) << 75;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/sgxt.toml:46; form at isa-spec/spec/ops/alu/sgxt.toml:49).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/sgxt.toml:52; form at isa-spec/spec/ops/alu/sgxt.toml:55).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x21a | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/sgxt.toml:46; form at isa-spec/spec/ops/alu/sgxt.toml:49).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/sgxt.toml:52; form at isa-spec/spec/ops/alu/sgxt.toml:55).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x81a | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/sgxt.toml:46; form at isa-spec/spec/ops/alu/sgxt.toml:49).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/sgxt.toml:52; form at isa-spec/spec/ops/alu/sgxt.toml:55).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa1a | self.encode_e0(sm, c)?;
@@ -82,14 +82,14 @@ impl OpSgxt {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/sgxt.toml:46; form at isa-spec/spec/ops/alu/sgxt.toml:49).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/sgxt.toml:52; form at isa-spec/spec/ops/alu/sgxt.toml:55).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c1a | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/sgxt.toml:46 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/sgxt.toml:52 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -102,35 +102,35 @@ impl OpSgxt {
         };
         Some(Self { d, a, b: Src::RZ, wrap, ty })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/sgxt.toml:46; form at isa-spec/spec/ops/alu/sgxt.toml:49).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/sgxt.toml:52; form at isa-spec/spec/ops/alu/sgxt.toml:55).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/sgxt.toml:46; form at isa-spec/spec/ops/alu/sgxt.toml:49).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/sgxt.toml:52; form at isa-spec/spec/ops/alu/sgxt.toml:55).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/sgxt.toml:46; form at isa-spec/spec/ops/alu/sgxt.toml:49).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/sgxt.toml:52; form at isa-spec/spec/ops/alu/sgxt.toml:55).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/sgxt.toml:46; form at isa-spec/spec/ops/alu/sgxt.toml:49).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/sgxt.toml:52; form at isa-spec/spec/ops/alu/sgxt.toml:55).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `SGXT` (isa-spec/spec/ops/alu/sgxt.toml:30); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SGXT` (isa-spec/spec/ops/alu/sgxt.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SGXT"]])?;
         let mut cur = 0usize;
@@ -178,7 +178,16 @@ impl OpSgxt {
 }
 impl MemOp for OpSgxt {}
 impl FlowOp for OpSgxt {}
-impl SchedOp for OpSgxt {}
+/// Spec: isa-spec/spec/ops/alu/sgxt.toml:33.
+impl SchedOp for OpSgxt {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            70 | 75 | 80 | 86 | 89 | 90 | 100 => Some(4),
+            120 => Some(5),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/sgxt.toml:3.
 impl Encode for OpSgxt {
     const NAME: &'static str = "sgxt";
@@ -192,7 +201,7 @@ impl Forms for OpSgxt {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/sgxt.toml:30.
+    /// Spec: isa-spec/spec/ops/alu/sgxt.toml:36.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

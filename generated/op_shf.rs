@@ -86,7 +86,7 @@ impl OpShf {
         }
         Ok(())
     }
-    /// What all forms of isa-spec/spec/ops/alu/shf.toml:75 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/shf.toml:81 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpShf {
         w |= u128::from(self.hi) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:84).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x219 | self.encode_e0(sm, c)?;
@@ -109,7 +109,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:84).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x819 | self.encode_e0(sm, c)?;
@@ -117,7 +117,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:84).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa19 | self.encode_e0(sm, c)?;
@@ -126,7 +126,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:84).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c19 | self.encode_e0(sm, c)?;
@@ -134,7 +134,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:84).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x419 | self.encode_e0(sm, c)?;
@@ -142,7 +142,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:84).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x619 | self.encode_e0(sm, c)?;
@@ -151,7 +151,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:84).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000e19 | self.encode_e0(sm, c)?;
@@ -159,7 +159,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shf.toml:94; form at isa-spec/spec/ops/alu/shf.toml:94).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shf.toml:100; form at isa-spec/spec/ops/alu/shf.toml:100).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -176,7 +176,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shf.toml:121; form at isa-spec/spec/ops/alu/shf.toml:121).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shf.toml:127; form at isa-spec/spec/ops/alu/shf.toml:127).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -193,7 +193,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/shf.toml:75 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/shf.toml:81 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -213,7 +213,7 @@ impl OpShf {
             hi,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:84).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -221,7 +221,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:84).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -229,7 +229,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:84).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -237,7 +237,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:84).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -245,7 +245,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:84).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -253,7 +253,7 @@ impl OpShf {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:84).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -261,7 +261,7 @@ impl OpShf {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:84).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -269,7 +269,7 @@ impl OpShf {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shf.toml:94; form at isa-spec/spec/ops/alu/shf.toml:94).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shf.toml:100; form at isa-spec/spec/ops/alu/shf.toml:100).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -301,7 +301,7 @@ impl OpShf {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shf.toml:121; form at isa-spec/spec/ops/alu/shf.toml:121).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shf.toml:127; form at isa-spec/spec/ops/alu/shf.toml:127).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -333,7 +333,7 @@ impl OpShf {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `SHF` (isa-spec/spec/ops/alu/shf.toml:47); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SHF` (isa-spec/spec/ops/alu/shf.toml:53); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SHF"]])?;
         let mut cur = 0usize;
@@ -428,7 +428,16 @@ impl OpShf {
 }
 impl MemOp for OpShf {}
 impl FlowOp for OpShf {}
-impl SchedOp for OpShf {}
+/// Spec: isa-spec/spec/ops/alu/shf.toml:50.
+impl SchedOp for OpShf {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(6),
+            70 | 75 | 80 | 86 | 89 | 90 | 100 | 120 => Some(4),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/shf.toml:2.
 impl Encode for OpShf {
     const NAME: &'static str = "shf";
@@ -448,7 +457,7 @@ impl Forms for OpShf {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/shf.toml:47.
+    /// Spec: isa-spec/spec/ops/alu/shf.toml:53.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -43,7 +43,7 @@ impl OpShl {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/shl.toml:32 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/shl.toml:38 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -54,14 +54,14 @@ impl OpShl {
         w |= u128::from(self.wrap) << 39;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shl.toml:32; form at isa-spec/spec/ops/alu/shl.toml:35).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shl.toml:38; form at isa-spec/spec/ops/alu/shl.toml:41).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c48000000000000 | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shl.toml:32; form at isa-spec/spec/ops/alu/shl.toml:35).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shl.toml:38; form at isa-spec/spec/ops/alu/shl.toml:41).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3848000000000000 | self.encode_e0(sm, c)?;
@@ -72,7 +72,7 @@ impl OpShl {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shl.toml:32; form at isa-spec/spec/ops/alu/shl.toml:35).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shl.toml:38; form at isa-spec/spec/ops/alu/shl.toml:41).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c48000000000000 | self.encode_e0(sm, c)?;
@@ -80,7 +80,7 @@ impl OpShl {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/shl.toml:32 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/shl.toml:38 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -88,14 +88,14 @@ impl OpShl {
         let wrap: bool = bit(w, 39);
         Some(Self { d, a, b: Src::RZ, wrap })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/shl.toml:32; form at isa-spec/spec/ops/alu/shl.toml:35).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/shl.toml:38; form at isa-spec/spec/ops/alu/shl.toml:41).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/shl.toml:32; form at isa-spec/spec/ops/alu/shl.toml:35).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/shl.toml:38; form at isa-spec/spec/ops/alu/shl.toml:41).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -104,14 +104,14 @@ impl OpShl {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/shl.toml:32; form at isa-spec/spec/ops/alu/shl.toml:35).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/shl.toml:38; form at isa-spec/spec/ops/alu/shl.toml:41).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `SHL` (isa-spec/spec/ops/alu/shl.toml:24); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SHL` (isa-spec/spec/ops/alu/shl.toml:30); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SHL"]])?;
         let mut cur = 0usize;
@@ -142,7 +142,15 @@ impl OpShl {
 }
 impl MemOp for OpShl {}
 impl FlowOp for OpShl {}
-impl SchedOp for OpShl {}
+/// Spec: isa-spec/spec/ops/alu/shl.toml:27.
+impl SchedOp for OpShl {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(6),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/shl.toml:2.
 impl Encode for OpShl {
     const NAME: &'static str = "shl";
@@ -154,7 +162,7 @@ impl Forms for OpShl {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/shl.toml:24.
+    /// Spec: isa-spec/spec/ops/alu/shl.toml:30.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

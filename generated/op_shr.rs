@@ -45,7 +45,7 @@ impl OpShr {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/shr.toml:38 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/shr.toml:44 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -57,14 +57,14 @@ impl OpShr {
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shr.toml:38; form at isa-spec/spec/ops/alu/shr.toml:41).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shr.toml:44; form at isa-spec/spec/ops/alu/shr.toml:47).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c28000000000000 | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shr.toml:38; form at isa-spec/spec/ops/alu/shr.toml:41).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shr.toml:44; form at isa-spec/spec/ops/alu/shr.toml:47).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3828000000000000 | self.encode_e0(sm, c)?;
@@ -75,7 +75,7 @@ impl OpShr {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shr.toml:38; form at isa-spec/spec/ops/alu/shr.toml:41).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shr.toml:44; form at isa-spec/spec/ops/alu/shr.toml:47).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c28000000000000 | self.encode_e0(sm, c)?;
@@ -83,7 +83,7 @@ impl OpShr {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/shr.toml:38 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/shr.toml:44 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -96,14 +96,14 @@ impl OpShr {
         let wrap: bool = bit(w, 39);
         Some(Self { d, a, b: Src::RZ, ty, wrap })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/shr.toml:38; form at isa-spec/spec/ops/alu/shr.toml:41).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/shr.toml:44; form at isa-spec/spec/ops/alu/shr.toml:47).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/shr.toml:38; form at isa-spec/spec/ops/alu/shr.toml:41).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/shr.toml:44; form at isa-spec/spec/ops/alu/shr.toml:47).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -112,14 +112,14 @@ impl OpShr {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/shr.toml:38; form at isa-spec/spec/ops/alu/shr.toml:41).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/shr.toml:44; form at isa-spec/spec/ops/alu/shr.toml:47).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `SHR` (isa-spec/spec/ops/alu/shr.toml:27); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SHR` (isa-spec/spec/ops/alu/shr.toml:33); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SHR"]])?;
         let mut cur = 0usize;
@@ -161,7 +161,15 @@ impl OpShr {
 }
 impl MemOp for OpShr {}
 impl FlowOp for OpShr {}
-impl SchedOp for OpShr {}
+/// Spec: isa-spec/spec/ops/alu/shr.toml:30.
+impl SchedOp for OpShr {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(3),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/shr.toml:2.
 impl Encode for OpShr {
     const NAME: &'static str = "shr";
@@ -173,7 +181,7 @@ impl Forms for OpShr {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/shr.toml:27.
+    /// Spec: isa-spec/spec/ops/alu/shr.toml:33.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

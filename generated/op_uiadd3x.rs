@@ -85,7 +85,7 @@ impl OpUiadd3x {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/uiadd3x.toml:72 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uiadd3x.toml:78 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -109,7 +109,7 @@ impl OpUiadd3x {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3x.toml:72; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3x.toml:78; form at isa-spec/spec/ops/alu/uiadd3x.toml:83).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -119,7 +119,7 @@ impl OpUiadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3x.toml:72; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3x.toml:78; form at isa-spec/spec/ops/alu/uiadd3x.toml:83).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -128,7 +128,7 @@ impl OpUiadd3x {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uiadd3x.toml:99 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uiadd3x.toml:105 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -152,7 +152,7 @@ impl OpUiadd3x {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3x.toml:99; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3x.toml:105; form at isa-spec/spec/ops/alu/uiadd3x.toml:83).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -162,7 +162,7 @@ impl OpUiadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3x.toml:99; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3x.toml:105; form at isa-spec/spec/ops/alu/uiadd3x.toml:83).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -171,7 +171,7 @@ impl OpUiadd3x {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3x.toml:72 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3x.toml:78 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -196,7 +196,7 @@ impl OpUiadd3x {
             ci1,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:72; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:78; form at isa-spec/spec/ops/alu/uiadd3x.toml:83).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -207,7 +207,7 @@ impl OpUiadd3x {
         let raw = w & 0x1fff00010c03fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:72; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:78; form at isa-spec/spec/ops/alu/uiadd3x.toml:83).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -217,7 +217,7 @@ impl OpUiadd3x {
         let raw = w & 0x1fff00010c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3x.toml:99 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3x.toml:105 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -242,7 +242,7 @@ impl OpUiadd3x {
             ci1,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:99; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:105; form at isa-spec/spec/ops/alu/uiadd3x.toml:83).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -253,7 +253,7 @@ impl OpUiadd3x {
         let raw = w & 0x1fff00010003fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:99; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:105; form at isa-spec/spec/ops/alu/uiadd3x.toml:83).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -272,7 +272,7 @@ impl OpUiadd3x {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `UIADD3.X` (isa-spec/spec/ops/alu/uiadd3x.toml:52).
+    /// Parse syntax `UIADD3.X` (isa-spec/spec/ops/alu/uiadd3x.toml:58).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIADD3", "X"]])?;
         if !rest.is_empty() {
@@ -310,7 +310,7 @@ impl OpUiadd3x {
         };
         parsed(op, line, 0, 0)
     }
-    /// Parse syntax `UIADD3.X` (isa-spec/spec/ops/alu/uiadd3x.toml:56).
+    /// Parse syntax `UIADD3.X` (isa-spec/spec/ops/alu/uiadd3x.toml:62).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIADD3", "X"]])?;
         if !rest.is_empty() {
@@ -363,7 +363,16 @@ impl OpUiadd3x {
 }
 impl MemOp for OpUiadd3x {}
 impl FlowOp for OpUiadd3x {}
-impl SchedOp for OpUiadd3x {}
+/// Spec: isa-spec/spec/ops/alu/uiadd3x.toml:55.
+impl SchedOp for OpUiadd3x {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            75 | 80 | 86 | 89 => Some(4),
+            90 | 100 => Some(6),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/uiadd3x.toml:6.
 impl Encode for OpUiadd3x {
     const NAME: &'static str = "uiadd3x";
@@ -378,7 +387,7 @@ impl Forms for OpUiadd3x {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/uiadd3x.toml:52.
+    /// Spec: isa-spec/spec/ops/alu/uiadd3x.toml:58.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -88,7 +88,7 @@ impl OpUisetp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/uisetp.toml:79 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uisetp.toml:85 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -112,7 +112,7 @@ impl OpUisetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uisetp.toml:79; form at isa-spec/spec/ops/alu/uisetp.toml:84).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uisetp.toml:85; form at isa-spec/spec/ops/alu/uisetp.toml:90).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000028c
@@ -120,7 +120,7 @@ impl OpUisetp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uisetp.toml:79; form at isa-spec/spec/ops/alu/uisetp.toml:84).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uisetp.toml:85; form at isa-spec/spec/ops/alu/uisetp.toml:90).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000088c
@@ -128,7 +128,7 @@ impl OpUisetp {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uisetp.toml:104 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uisetp.toml:110 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -152,7 +152,7 @@ impl OpUisetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/uisetp.toml:104; form at isa-spec/spec/ops/alu/uisetp.toml:84).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/uisetp.toml:110; form at isa-spec/spec/ops/alu/uisetp.toml:90).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000028c
@@ -160,7 +160,7 @@ impl OpUisetp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/uisetp.toml:104; form at isa-spec/spec/ops/alu/uisetp.toml:84).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/uisetp.toml:110; form at isa-spec/spec/ops/alu/uisetp.toml:90).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000088c
@@ -168,7 +168,7 @@ impl OpUisetp {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uisetp.toml:111 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uisetp.toml:117 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -192,7 +192,7 @@ impl OpUisetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp.toml:111; form at isa-spec/spec/ops/alu/uisetp.toml:84).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp.toml:117; form at isa-spec/spec/ops/alu/uisetp.toml:90).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000028c
@@ -200,7 +200,7 @@ impl OpUisetp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp.toml:111; form at isa-spec/spec/ops/alu/uisetp.toml:84).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp.toml:117; form at isa-spec/spec/ops/alu/uisetp.toml:90).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000088c
@@ -208,7 +208,7 @@ impl OpUisetp {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uisetp.toml:79 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uisetp.toml:85 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -239,7 +239,7 @@ impl OpUisetp {
             ex,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:79; form at isa-spec/spec/ops/alu/uisetp.toml:84).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:85; form at isa-spec/spec/ops/alu/uisetp.toml:90).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -249,7 +249,7 @@ impl OpUisetp {
         let raw = w & 0x1fff001800f3fffffc0c0ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:79; form at isa-spec/spec/ops/alu/uisetp.toml:84).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:85; form at isa-spec/spec/ops/alu/uisetp.toml:90).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -259,7 +259,7 @@ impl OpUisetp {
         let raw = w & 0x1fff001800f00000000c0ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uisetp.toml:104 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uisetp.toml:110 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -290,7 +290,7 @@ impl OpUisetp {
             ex,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:104; form at isa-spec/spec/ops/alu/uisetp.toml:84).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:110; form at isa-spec/spec/ops/alu/uisetp.toml:90).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -300,7 +300,7 @@ impl OpUisetp {
         let raw = w & 0x1fff001800f3fffff0000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:104; form at isa-spec/spec/ops/alu/uisetp.toml:84).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:110; form at isa-spec/spec/ops/alu/uisetp.toml:90).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -310,7 +310,7 @@ impl OpUisetp {
         let raw = w & 0x1fff001800f0000000000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uisetp.toml:111 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uisetp.toml:117 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -341,7 +341,7 @@ impl OpUisetp {
             ex,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:111; form at isa-spec/spec/ops/alu/uisetp.toml:84).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:117; form at isa-spec/spec/ops/alu/uisetp.toml:90).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -351,7 +351,7 @@ impl OpUisetp {
         let raw = w & 0x1fff000800f3fffff0000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:111; form at isa-spec/spec/ops/alu/uisetp.toml:84).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:117; form at isa-spec/spec/ops/alu/uisetp.toml:90).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -361,7 +361,7 @@ impl OpUisetp {
         let raw = w & 0x1fff000800f0000000000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UISETP` (isa-spec/spec/ops/alu/uisetp.toml:61); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UISETP` (isa-spec/spec/ops/alu/uisetp.toml:67); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UISETP"]])?;
         let mut cur = 0usize;
@@ -434,7 +434,15 @@ impl OpUisetp {
 }
 impl MemOp for OpUisetp {}
 impl FlowOp for OpUisetp {}
-impl SchedOp for OpUisetp {}
+/// Spec: isa-spec/spec/ops/alu/uisetp.toml:64.
+impl SchedOp for OpUisetp {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            75 | 80 | 86 | 89 | 90 | 100 => Some(4),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/uisetp.toml:10.
 impl Encode for OpUisetp {
     const NAME: &'static str = "uisetp";
@@ -452,7 +460,7 @@ impl Forms for OpUisetp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/uisetp.toml:61.
+    /// Spec: isa-spec/spec/ops/alu/uisetp.toml:67.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

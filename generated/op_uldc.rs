@@ -38,7 +38,7 @@ impl OpUldc {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/uldc.toml:45; form at isa-spec/spec/ops/memory/uldc.toml:45).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/uldc.toml:51; form at isa-spec/spec/ops/memory/uldc.toml:51).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -52,7 +52,7 @@ impl OpUldc {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/uldc.toml:45; form at isa-spec/spec/ops/memory/uldc.toml:45).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/uldc.toml:51; form at isa-spec/spec/ops/memory/uldc.toml:51).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -72,7 +72,7 @@ impl OpUldc {
         let raw = w & 0x1fff7fff1fff800003fffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `ULDC` (isa-spec/spec/ops/memory/uldc.toml:34); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ULDC` (isa-spec/spec/ops/memory/uldc.toml:40); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ULDC"]])?;
         let mut cur = 0usize;
@@ -116,7 +116,15 @@ impl OpUldc {
 }
 impl MemOp for OpUldc {}
 impl FlowOp for OpUldc {}
-impl SchedOp for OpUldc {}
+/// Spec: isa-spec/spec/ops/memory/uldc.toml:37.
+impl SchedOp for OpUldc {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            75 | 80 | 86 | 89 | 90 => Some(2),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/memory/uldc.toml:17.
 impl Encode for OpUldc {
     const NAME: &'static str = "uldc";
@@ -128,7 +136,7 @@ impl Forms for OpUldc {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/uldc.toml:34.
+    /// Spec: isa-spec/spec/ops/memory/uldc.toml:40.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

@@ -36,7 +36,7 @@ impl OpUmov64i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/move/umov64i.toml:31; form at isa-spec/spec/ops/move/umov64i.toml:31).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/move/umov64i.toml:37; form at isa-spec/spec/ops/move/umov64i.toml:37).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
@@ -69,7 +69,7 @@ impl OpUmov64i {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov64i.toml:31; form at isa-spec/spec/ops/move/umov64i.toml:31).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov64i.toml:37; form at isa-spec/spec/ops/move/umov64i.toml:37).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -80,7 +80,7 @@ impl OpUmov64i {
         let raw = w & 0x1fff70000000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UMOV.64` (isa-spec/spec/ops/move/umov64i.toml:24); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UMOV.64` (isa-spec/spec/ops/move/umov64i.toml:30); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UMOV", "64"]])?;
         if !rest.is_empty() {
@@ -106,7 +106,15 @@ impl OpUmov64i {
 }
 impl MemOp for OpUmov64i {}
 impl FlowOp for OpUmov64i {}
-impl SchedOp for OpUmov64i {}
+/// Spec: isa-spec/spec/ops/move/umov64i.toml:27.
+impl SchedOp for OpUmov64i {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            120 => Some(2),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/move/umov64i.toml:11.
 impl Encode for OpUmov64i {
     const NAME: &'static str = "umov64i";
@@ -118,7 +126,7 @@ impl Forms for OpUmov64i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/move/umov64i.toml:24.
+    /// Spec: isa-spec/spec/ops/move/umov64i.toml:30.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);

@@ -44,7 +44,7 @@ impl OpViadd {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/viadd.toml:42 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/viadd.toml:48 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -54,7 +54,7 @@ impl OpViadd {
         w |= u128::from(self.x2) << 73;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:47).
+    /// Form `rrr` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:53).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -63,7 +63,7 @@ impl OpViadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:47).
+    /// Form `rir` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:53).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -71,7 +71,7 @@ impl OpViadd {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:47).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:53).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -81,7 +81,7 @@ impl OpViadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:47).
+    /// Form `rur` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:53).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -90,7 +90,7 @@ impl OpViadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/viadd.toml:42 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/viadd.toml:48 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -98,7 +98,7 @@ impl OpViadd {
         let x2: bool = bit(w, 73);
         Some(Self { d, a, b: Src::RZ, x2 })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:47).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:53).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -106,28 +106,28 @@ impl OpViadd {
             .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:47).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:53).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:47).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:53).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:47).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:53).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `VIADD` (isa-spec/spec/ops/alu/viadd.toml:26); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `VIADD` (isa-spec/spec/ops/alu/viadd.toml:32); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VIADD"]])?;
         let mut cur = 0usize;
@@ -175,7 +175,15 @@ impl OpViadd {
 }
 impl MemOp for OpViadd {}
 impl FlowOp for OpViadd {}
-impl SchedOp for OpViadd {}
+/// Spec: isa-spec/spec/ops/alu/viadd.toml:29.
+impl SchedOp for OpViadd {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            90 | 100 => Some(4),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/viadd.toml:3.
 impl Encode for OpViadd {
     const NAME: &'static str = "viadd";
@@ -189,7 +197,7 @@ impl Forms for OpViadd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/viadd.toml:26.
+    /// Spec: isa-spec/spec/ops/alu/viadd.toml:32.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

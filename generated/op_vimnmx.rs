@@ -65,7 +65,7 @@ impl OpVimnmx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:88 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:94 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -82,28 +82,28 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x248 | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x848 | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rur` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c48 | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:97 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:103 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -120,21 +120,21 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rrr` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:103; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x7e00000000000000000248 | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rir` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:103; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x7e00000000000000000848 | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:103; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x7e00000000000000000a48 | self.encode_e1(sm, c)?;
@@ -142,14 +142,14 @@ impl OpVimnmx {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rur` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:103; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x87e00000000000000000c48 | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:108 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:114 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -166,28 +166,28 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:108; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:114; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x7e00000000000000000248 | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:108; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:114; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x7e00000000000000000848 | self.encode_e2(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:108; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:114; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x87e00000000000000000c48 | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:88 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:94 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -215,28 +215,28 @@ impl OpVimnmx {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:97 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:103 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -264,35 +264,35 @@ impl OpVimnmx {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:103; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:103; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:103; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:103; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:108 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:114 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -322,21 +322,21 @@ impl OpVimnmx {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:108; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:114; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:108; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:114; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:108; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:114; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -350,7 +350,7 @@ impl OpVimnmx {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `VIMNMX` (isa-spec/spec/ops/alu/vimnmx.toml:49).
+    /// Parse syntax `VIMNMX` (isa-spec/spec/ops/alu/vimnmx.toml:55).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VIMNMX"]])?;
         let mut cur = 0usize;
@@ -391,7 +391,7 @@ impl OpVimnmx {
         );
         parsed(op, line, ctrl, 0)
     }
-    /// Parse syntax `VIMNMX` (isa-spec/spec/ops/alu/vimnmx.toml:54).
+    /// Parse syntax `VIMNMX` (isa-spec/spec/ops/alu/vimnmx.toml:60).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VIMNMX"]])?;
         let mut cur = 0usize;
@@ -492,7 +492,16 @@ impl OpVimnmx {
 }
 impl MemOp for OpVimnmx {}
 impl FlowOp for OpVimnmx {}
-impl SchedOp for OpVimnmx {}
+/// Spec: isa-spec/spec/ops/alu/vimnmx.toml:52.
+impl SchedOp for OpVimnmx {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            90 | 100 => Some(4),
+            120 => Some(5),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/vimnmx.toml:2.
 impl Encode for OpVimnmx {
     const NAME: &'static str = "vimnmx";
@@ -511,7 +520,7 @@ impl Forms for OpVimnmx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/vimnmx.toml:49.
+    /// Spec: isa-spec/spec/ops/alu/vimnmx.toml:55.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -47,7 +47,7 @@ impl OpVote {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/vote.toml:45; form at isa-spec/spec/ops/alu/vote.toml:45).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/vote.toml:51; form at isa-spec/spec/ops/alu/vote.toml:51).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -59,7 +59,7 @@ impl OpVote {
         w |= u128::from(self.a.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vote.toml:60; form at isa-spec/spec/ops/alu/vote.toml:60).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vote.toml:66; form at isa-spec/spec/ops/alu/vote.toml:66).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -71,7 +71,7 @@ impl OpVote {
         w |= (self.mode.index() as u128) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/vote.toml:45; form at isa-spec/spec/ops/alu/vote.toml:45).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/vote.toml:51; form at isa-spec/spec/ops/alu/vote.toml:51).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -82,7 +82,7 @@ impl OpVote {
         let o = Self { d, pd, a, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/vote.toml:60; form at isa-spec/spec/ops/alu/vote.toml:60).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/vote.toml:66; form at isa-spec/spec/ops/alu/vote.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -93,7 +93,7 @@ impl OpVote {
         let o = Self { d, pd, a, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `VOTE` (isa-spec/spec/ops/alu/vote.toml:33); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `VOTE` (isa-spec/spec/ops/alu/vote.toml:39); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VOTE"]])?;
         let mut cur = 0usize;
@@ -133,7 +133,16 @@ impl OpVote {
 }
 impl MemOp for OpVote {}
 impl FlowOp for OpVote {}
-impl SchedOp for OpVote {}
+/// Spec: isa-spec/spec/ops/alu/vote.toml:36.
+impl SchedOp for OpVote {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            70 | 75 | 80 | 86 | 89 | 90 | 100 => Some(4),
+            120 => Some(5),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/vote.toml:9.
 impl Encode for OpVote {
     const NAME: &'static str = "vote";
@@ -145,7 +154,7 @@ impl Forms for OpVote {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/vote.toml:33.
+    /// Spec: isa-spec/spec/ops/alu/vote.toml:39.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -147,7 +147,7 @@ impl OpXmad {
     pub fn legal_f3(&self, sm: u32) -> bool {
         ((!self.mrg && !self.psl))
     }
-    /// What all forms of isa-spec/spec/ops/alu/xmad.toml:120 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/xmad.toml:126 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -166,7 +166,7 @@ impl OpXmad {
         w |= fit(Self::NAME, "asel", self.asel as u128, 1u32)? << 53;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:120; form at isa-spec/spec/ops/alu/xmad.toml:123).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:126; form at isa-spec/spec/ops/alu/xmad.toml:129).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5b00000000000000 | self.encode_e0(sm, c)?;
@@ -174,7 +174,7 @@ impl OpXmad {
         w |= fit(Self::NAME, "bsel", self.bsel as u128, 1u32)? << 35;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:120; form at isa-spec/spec/ops/alu/xmad.toml:123).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:126; form at isa-spec/spec/ops/alu/xmad.toml:129).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier bsel", self.bsel == 0u32, sm)?;
@@ -182,7 +182,7 @@ impl OpXmad {
         w |= imm_src_field(Self::NAME, "b", &self.b, 16u32, 0u32, false)? << 20;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/xmad.toml:145 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/xmad.toml:151 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -199,7 +199,7 @@ impl OpXmad {
         w |= u128::from(self.x) << 54;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:145; form at isa-spec/spec/ops/alu/xmad.toml:148).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:151; form at isa-spec/spec/ops/alu/xmad.toml:154).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4e00000000000000 | self.encode_e1(sm, c)?;
@@ -210,7 +210,7 @@ impl OpXmad {
         w |= u128::from(self.mrg) << 56;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:145; form at isa-spec/spec/ops/alu/xmad.toml:148).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:151; form at isa-spec/spec/ops/alu/xmad.toml:154).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier psl", self.psl == false, sm)?;
@@ -221,7 +221,7 @@ impl OpXmad {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/xmad.toml:120 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/xmad.toml:126 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -249,7 +249,7 @@ impl OpXmad {
             bsel: 0u32,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/xmad.toml:120; form at isa-spec/spec/ops/alu/xmad.toml:123).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/xmad.toml:126; form at isa-spec/spec/ops/alu/xmad.toml:129).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -263,7 +263,7 @@ impl OpXmad {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/xmad.toml:120; form at isa-spec/spec/ops/alu/xmad.toml:123).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/xmad.toml:126; form at isa-spec/spec/ops/alu/xmad.toml:129).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -277,7 +277,7 @@ impl OpXmad {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/xmad.toml:145 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/xmad.toml:151 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -309,7 +309,7 @@ impl OpXmad {
             bsel,
         })
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/xmad.toml:145; form at isa-spec/spec/ops/alu/xmad.toml:148).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/xmad.toml:151; form at isa-spec/spec/ops/alu/xmad.toml:154).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -325,7 +325,7 @@ impl OpXmad {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/xmad.toml:145; form at isa-spec/spec/ops/alu/xmad.toml:148).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/xmad.toml:151; form at isa-spec/spec/ops/alu/xmad.toml:154).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -341,7 +341,7 @@ impl OpXmad {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `XMAD` (isa-spec/spec/ops/alu/xmad.toml:81); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `XMAD` (isa-spec/spec/ops/alu/xmad.toml:87); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["XMAD"]])?;
         let mut cur = 0usize;
@@ -560,7 +560,15 @@ impl OpXmad {
 }
 impl MemOp for OpXmad {}
 impl FlowOp for OpXmad {}
-impl SchedOp for OpXmad {}
+/// Spec: isa-spec/spec/ops/alu/xmad.toml:84.
+impl SchedOp for OpXmad {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(6),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/xmad.toml:5.
 impl Encode for OpXmad {
     const NAME: &'static str = "xmad";
@@ -575,7 +583,7 @@ impl Forms for OpXmad {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/xmad.toml:81.
+    /// Spec: isa-spec/spec/ops/alu/xmad.toml:87.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -4,7 +4,7 @@
 use crate::names::{field, op_type};
 use crate::shared::{spec_doc, src_default};
 use isa_spec::model::{FlowKind, ModType, Op, Spec};
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 /// `impl FlowOp`: the trait's default (on to the next instruction) for an
@@ -80,9 +80,28 @@ pub(crate) fn op_sched(spec: &Spec, op: &Op) -> TokenStream {
             fn early_dsts(&self) -> &'static [usize] { &[#(#e),*] }
         }
     });
+    let latency = (!s.latency.is_empty()).then(|| {
+        let mut by_value: Vec<(u32, Vec<u32>)> = Vec::new();
+        for &(sm, c) in &s.latency {
+            match by_value.iter_mut().find(|(v, _)| *v == c) {
+                Some((_, sms)) => sms.push(sm),
+                None => by_value.push((c, vec![sm])),
+            }
+        }
+        let arms = by_value.iter().map(|(c, sms)| {
+            let c = Literal::u8_unsuffixed(*c as u8);
+            let sms = sms.iter().map(|s| Literal::u32_unsuffixed(*s));
+            quote!(#(#sms)|* => Some(#c))
+        });
+        quote! {
+            fn latency(&self, sm: u32) -> Option<u8> {
+                match sm { #(#arms,)* _ => None }
+            }
+        }
+    });
     let doc = spec_doc(spec, &s.loc);
     quote! {
         #doc
-        impl SchedOp for #ty { #waits #early }
+        impl SchedOp for #ty { #waits #early #latency }
     }
 }

@@ -124,9 +124,40 @@ pub(crate) fn resolve_sched(cx: &mut Ctx, op: &Op, s: &S<SchedDef>) -> Option<Sc
             }
         }
     }
+    let mut latency: Vec<(u32, u32)> = Vec::new();
+    for (k, v) in &r.latency {
+        match crate::resolve::parse_sms(k.get_ref(), &op.sms()) {
+            Ok(sms) if !sms.is_empty() && *v.get_ref() > 0 && *v.get_ref() < 256 => {
+                for sm in sms {
+                    if latency.iter().any(|(s, _)| *s == sm) {
+                        cx.err(Code::S1304, k, format!("SM{sm} has a latency already"));
+                        ok = false;
+                    }
+                    latency.push((sm, *v.get_ref()));
+                }
+            }
+            Ok(_) => {
+                cx.err(
+                    Code::S1304,
+                    k,
+                    format!(
+                        "`{}` names no SM of the op, or the latency is not 1..255 cycles",
+                        k.get_ref()
+                    ),
+                );
+                ok = false;
+            }
+            Err(e) => {
+                cx.err(Code::S1304, k, e);
+                ok = false;
+            }
+        }
+    }
+    latency.sort_unstable();
     ok.then(|| Sched {
         wait,
         early,
+        latency,
         loc: cx.loc(s),
     })
 }

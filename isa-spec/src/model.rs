@@ -583,6 +583,8 @@ pub struct Sched {
     /// Destination indices written at a fixed latency, not under the
     /// write barrier.
     pub early: Vec<usize>,
+    /// (SM, cycles): the fixed latency of the op's results on that SM.
+    pub latency: Vec<(u32, u32)>,
     pub loc: Loc,
 }
 

@@ -685,10 +685,6 @@ pub(crate) fn resolve_op(
     if let Some(lb) = &o.low_bits {
         op.low_bits = resolve_low_bits(cx, &op, lb);
     }
-    if let Some(s) = &o.sched {
-        op.sched = crate::flow::resolve_sched(cx, &op, s);
-        ok &= op.sched.is_some();
-    }
     if let Some(f) = &o.flow {
         op.flow = crate::flow::resolve_flow(cx, &op, f);
         ok &= op.flow.is_some();
@@ -703,6 +699,11 @@ pub(crate) fn resolve_op(
     }
     op.legal = resolve_combos(cx, &op, names.enums, &o.legal, false);
     op.traps = resolve_combos(cx, &op, names.enums, &o.traps, true);
+    // After the encodings: latencies name SMs the op has.
+    if let Some(s) = &o.sched {
+        op.sched = crate::flow::resolve_sched(cx, &op, s);
+        ok &= op.sched.is_some();
+    }
     if !ok {
         crate::fold_lint::check_op_with(names.enums, &op, cx.report);
         return None;

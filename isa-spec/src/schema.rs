@@ -369,6 +369,11 @@ pub struct SchedDef {
     /// results land later, under its write barrier.
     #[serde(default)]
     pub early: Vec<S<String>>,
+    /// SM list (`"70,75"`, `"80..89"`) -> cycles after the op issues
+    /// before an instruction that reads its sources at issue may read a
+    /// result (fixed latency; SMs it does not name are not claimed).
+    #[serde(default)]
+    pub latency: BTreeMap<S<String>, S<u32>>,
 }
 
 /// `[flow]`: where control goes after the op.

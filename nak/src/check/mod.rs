@@ -30,6 +30,9 @@ pub enum Code {
     Waw,
     /// A register written while a late read of it is pending.
     War,
+    /// A register read at issue before the stall counts since a
+    /// fixed-latency write to it cover the writer's latency.
+    Latency,
     /// A word the spec cannot decode: its registers are unknown.
     Unknown,
 }
@@ -40,6 +43,7 @@ impl Code {
             Code::Raw => "RAW",
             Code::Waw => "WAW",
             Code::War => "WAR",
+            Code::Latency => "LAT",
             Code::Unknown => "UNKNOWN",
         }
     }
@@ -106,9 +110,11 @@ fn step(p: &Program, i: usize, st: &mut State, report: &mut dyn FnMut(Finding)) 
         ));
     }
     if x.never {
+        st.advance(x.ctl.stall);
         return;
     }
     check_regs(p, x, st, report);
+    check_ready(p, x, st, report);
     for sb in [x.ctl.write_barrier, x.ctl.read_barrier]
         .into_iter()
         .flatten()
@@ -128,6 +134,37 @@ fn step(p: &Program, i: usize, st: &mut State, report: &mut dyn FnMut(Finding)) 
     if let Some(sb) = x.ctl.read_barrier {
         for r in x.late_reads.iter().flat_map(|s| s.slots()) {
             st.protect(Event::Read, r, sb, i, x.ctl.write_barrier);
+        }
+    }
+    for span in &x.writes {
+        // A result under the write barrier is the scoreboard's to track.
+        let barrier = x.ctl.write_barrier.is_some() && x.late_writes.contains(span);
+        let cycles = if barrier { 0 } else { x.latency.unwrap_or(0) };
+        for r in span.slots() {
+            st.written(r, cycles, i, x.guarded);
+        }
+    }
+    st.advance(x.ctl.stall);
+}
+
+/// Reads at issue of fixed-latency results the stalls do not cover yet.
+fn check_ready(p: &Program, x: &Instr, st: &State, report: &mut dyn FnMut(Finding)) {
+    if !x.reads_at_issue {
+        return;
+    }
+    for r in x.reads.iter().flat_map(|s| s.slots()) {
+        let (left, by) = st.ready_in(r);
+        if left > 0 {
+            let w = &p.instrs[by];
+            let need = w.latency.unwrap_or(0);
+            let m = format!(
+                "reads {} {} cycles after `{}` (at {:#06x}) writes it; it takes {need}",
+                slot_reg(r),
+                need.saturating_sub(left),
+                w.text(p.sm),
+                w.addr
+            );
+            report(finding(p, x, Code::Latency, m));
         }
     }
 }

@@ -82,6 +82,12 @@ pub struct Instr {
     /// The result lands after a memory round trip (a `memory` class op):
     /// after any late read of the register it overwrites.
     pub lands_late: bool,
+    /// It reads its sources when it issues: no write barrier of its own
+    /// and not a memory or control op (those read theirs later).
+    pub reads_at_issue: bool,
+    /// The fixed latency of its results on this SM, where the spec states
+    /// it (`[sched] latency`).
+    pub latency: Option<u8>,
     /// The guard is a predicate other than PT: the writes may not happen.
     pub guarded: bool,
     /// The guard is !PT or !UPT: the instruction never runs (ptxas pads
@@ -145,9 +151,11 @@ fn instr(sm: u32, family: Family, addr: u64, word: u128, ctrl: Option<u32>) -> I
     let (mut reads, writes, late_writes) = decoded
         .as_ref()
         .map_or_else(Default::default, |(op, _)| footprint(op));
-    let lands_late = decoded
-        .as_ref()
-        .is_some_and(|(op, _)| op.class() == "memory");
+    let class = decoded.as_ref().map_or("", |(op, _)| op.class());
+    let lands_late = class == "memory";
+    let ctl = control::fields(family, ctrl);
+    let reads_at_issue = ctl.write_barrier.is_none() && !matches!(class, "memory" | "control");
+    let latency = decoded.as_ref().and_then(|(op, _)| op.latency(sm));
     let late = family.late_read_files();
     let late_reads = reads
         .iter()
@@ -165,7 +173,9 @@ fn instr(sm: u32, family: Family, addr: u64, word: u128, ctrl: Option<u32>) -> I
     });
     Instr {
         addr,
-        ctl: control::fields(family, ctrl),
+        ctl,
+        reads_at_issue,
+        latency,
         reads,
         late_reads,
         writes,

@@ -34,6 +34,10 @@ pub struct State {
     /// the instruction reading (NONE without), whose wait also ends the
     /// read (an op's results are written after its sources are read).
     read_link: Vec<[u8; SBS]>,
+    /// Per register: cycles until a fixed-latency result written to it
+    /// may be read at issue (0: ready), and the instruction that wrote it.
+    ready: Vec<u8>,
+    ready_by: Vec<u32>,
 }
 
 impl State {
@@ -45,6 +49,8 @@ impl State {
             writer: vec![0; REGS],
             reader: vec![0; REGS],
             read_link: vec![[NONE; SBS]; REGS],
+            ready: vec![0; REGS],
+            ready_by: vec![0; REGS],
         }
     }
 
@@ -52,6 +58,13 @@ impl State {
     /// Returns whether this state changed.
     pub fn join(&mut self, other: &State) -> bool {
         let mut changed = false;
+        for r in 0..REGS {
+            if other.ready[r] > self.ready[r] {
+                self.ready[r] = other.ready[r];
+                self.ready_by[r] = other.ready_by[r];
+                changed = true;
+            }
+        }
         for r in 0..REGS {
             for s in 0..SBS {
                 if other.read[r][s] < self.read[r][s] {
@@ -151,5 +164,29 @@ impl State {
             .filter(|(_, a)| **a != NONE)
             .fold(0u8, |m, (s, _)| m | 1 << s);
         (mask, who[r] as usize)
+    }
+
+    /// Cycles until register slot `r`'s fixed-latency result is ready,
+    /// and the instruction that wrote it.
+    pub fn ready_in(&self, r: usize) -> (u8, usize) {
+        (self.ready[r], self.ready_by[r] as usize)
+    }
+
+    /// A result written by instruction `by` that is ready `cycles` after
+    /// issue (0: at once, or under a write barrier); a write that may not
+    /// happen (`maybe`, a guarded one) keeps a later pending value.
+    pub fn written(&mut self, r: usize, cycles: u8, by: usize, maybe: bool) {
+        if !maybe || cycles >= self.ready[r] {
+            self.ready[r] = cycles;
+            self.ready_by[r] = by as u32;
+        }
+    }
+
+    /// `cycles` pass before the next instruction issues (a stall count).
+    pub fn advance(&mut self, cycles: u32) {
+        let c = cycles.min(255) as u8;
+        for t in &mut self.ready {
+            *t = t.saturating_sub(c);
+        }
     }
 }

@@ -68,4 +68,9 @@ pub trait SchedOp {
     fn early_dsts(&self) -> &'static [usize] {
         &[]
     }
+    /// Cycles after the op issues before an instruction that reads its
+    /// sources at issue may read a result, where the spec states it.
+    fn latency(&self, _sm: u32) -> Option<u8> {
+        None
+    }
 }

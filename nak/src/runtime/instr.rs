@@ -409,6 +409,12 @@ macro_rules! define_ops {
                 use crate::runtime::flow::SchedOp;
                 match self { $(Op::$v(o) => o.early_dsts()),* }
             }
+            /// The fixed latency of the op's results on `sm`, where the
+            /// spec states it (`[sched] latency`).
+            pub fn latency(&self, sm: u32) -> Option<u8> {
+                use crate::runtime::flow::SchedOp;
+                match self { $(Op::$v(o) => o.latency(sm)),* }
+            }
             /// Sources whose low n bits alone decide the low n bits of every
             /// destination (`low_bits` in its spec file).
             pub fn low_bits_srcs(&self) -> &'static [usize] {
