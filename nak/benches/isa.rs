@@ -228,6 +228,43 @@ fn legalize_then_encode(bencher: divan::Bencher, sm: u32) {
         });
 }
 
+/// The kernels of `tests/kernels/sm_{sm}.tsv.gz` as raw streams.
+fn kernels(sm: u32) -> Vec<Vec<u8>> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../tests/kernels/sm_{sm}.tsv.gz"));
+    let mut text = String::new();
+    if let Ok(f) = std::fs::File::open(&path) {
+        let _ = flate2::read::GzDecoder::new(f).read_to_string(&mut text);
+    }
+    text.lines()
+        .filter_map(|l| l.rsplit('\t').next())
+        .map(|hex| {
+            (0..hex.len() / 2)
+                .filter_map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok())
+                .collect()
+        })
+        .collect()
+}
+
+/// `nak check` on every ptxas kernel of an SM (decode, control-flow
+/// graph, fixed point, report): instructions per second.
+#[divan::bench(args = [50, 90])]
+fn check(bencher: divan::Bencher, sm: u32) {
+    let ks = kernels(sm);
+    assert!(!ks.is_empty(), "no kernels for SM{sm}");
+    let words: usize = ks
+        .iter()
+        .map(|k| nak::check::program::Program::decode(sm, k).map_or(0, |p| p.instrs.len()))
+        .sum();
+    bencher
+        .counter(divan::counter::ItemsCount::new(words))
+        .bench(|| {
+            ks.iter()
+                .map(|k| nak::check::check(sm, divan::black_box(k)).map_or(0, |f| f.len()))
+                .sum::<usize>()
+        });
+}
+
 fn main() {
     divan::main();
 }

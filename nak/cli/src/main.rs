@@ -112,7 +112,7 @@ enum Cmd {
         sm: Option<String>,
         file: PathBuf,
     },
-    /// Legalize, assemble and run a text-IR function on the CPU runner;
+    /// Legalize, schedule, assemble and run a text-IR function on the CPU runner;
     /// prints the registers it writes.
     Run {
         #[arg(long)]

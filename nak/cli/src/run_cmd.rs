@@ -1,7 +1,7 @@
 //! The `nak run` and `nak legalize` commands.
 
 use nak::backend::ir::text::{parse_function, print_function};
-use nak::backend::passes::{assemble::assemble, legalize::legalize};
+use nak::backend::passes::{assemble::assemble, legalize::legalize, schedule::schedule};
 use nak::backend::runner::{CpuRunner, LANES, Runner, WarpState};
 use nak::dis::stream::parse_sm;
 use std::collections::BTreeSet;
@@ -33,7 +33,7 @@ pub fn legalize_cmd(file: &Path, sm: Option<&str>) -> ExitCode {
 }
 
 /// `nak run [--sm SM] [--lanes N] [--global BYTES] FILE`: legalize,
-/// assemble, run on the CPU runner from an all-zero state (with a zeroed
+/// schedule, assemble, run on the CPU runner from an all-zero state (with a zeroed
 /// global buffer of BYTES at address 0), and print every register the
 /// program writes (one value when all lanes agree, else each lane's) and
 /// every global word it changes.
@@ -42,6 +42,7 @@ pub fn run_cmd(file: &Path, sm: Option<&str>, lanes: usize, global: usize) -> Ex
         let mut f = load(file, sm)?;
         let written: BTreeSet<_> = f.instrs().flat_map(|i| i.defs()).collect();
         legalize(&mut f).map_err(|e| e.to_string())?;
+        schedule(&mut f).map_err(|e| e.to_string())?;
         let code = assemble(&f).map_err(|e| e.to_string())?;
         let mut st = WarpState {
             active: if lanes >= LANES {

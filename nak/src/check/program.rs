@@ -191,8 +191,10 @@ fn instr(sm: u32, family: Family, addr: u64, word: u128, ctrl: Option<u32>) -> I
 
 /// The registers an op reads and writes: each operand's register and as
 /// many after it as its type takes (a load's or store's data as many as
-/// its size). Under-counting only hides hazards; it never invents one.
-fn footprint(op: &Op) -> (Vec<Span>, Vec<Span>, Vec<Span>) {
+/// its size), and the writes a write barrier covers (all but the op's
+/// `[sched] early` destinations). Under-counting only hides hazards; it
+/// never invents one.
+pub fn footprint(op: &Op) -> (Vec<Span>, Vec<Span>, Vec<Span>) {
     let mem = op.mem_access();
     let data_n = mem.map_or(1, |m| m.data_regs().max(1) as u8);
     let mut reads = Vec::new();

@@ -96,6 +96,9 @@ impl State {
 
     /// Every event on the scoreboards of `mask` is done (a wait mask).
     pub fn wait_all(&mut self, mask: u8) {
+        if mask == 0 {
+            return;
+        }
         self.retire(|s, _| mask >> s & 1 == 1);
         for (ages, links) in self.read.iter_mut().zip(&self.read_link) {
             for (age, &link) in ages.iter_mut().zip(links) {
@@ -185,6 +188,9 @@ impl State {
     /// `cycles` pass before the next instruction issues (a stall count).
     pub fn advance(&mut self, cycles: u32) {
         let c = cycles.min(255) as u8;
+        if c == 0 {
+            return;
+        }
         for t in &mut self.ready {
             *t = t.saturating_sub(c);
         }

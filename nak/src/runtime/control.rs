@@ -79,6 +79,24 @@ pub fn fields(family: Family, ctrl: u32) -> Fields {
     }
 }
 
+/// The control value with `f`'s fields on `family` (the neutral value's
+/// bits elsewhere): what a scheduler writes. Fields the family lacks, and
+/// values too wide for theirs, are left out.
+pub fn from_fields(family: Family, f: &Fields) -> u32 {
+    let mut ctrl = family.neutral_control();
+    let barrier = |b: Option<u8>| b.map_or(7, u32::from);
+    for (name, v) in [
+        ("stall", f.stall),
+        ("yield", u32::from(f.yield_bit)),
+        ("write_barrier", barrier(f.write_barrier)),
+        ("read_barrier", barrier(f.read_barrier)),
+        ("wait", u32::from(f.wait)),
+    ] {
+        let _ = put(family, &mut ctrl, name, v);
+    }
+    ctrl
+}
+
 fn get(ctrl: u32, f: Option<(u32, u32)>) -> Option<u32> {
     f.map(|(lo, width)| ctrl >> lo & ((1u32 << width) - 1))
 }

@@ -6,7 +6,8 @@ use crate::backend::ir::{Function, VOp};
 use crate::dis::stream::{encode_stream, instr_addr};
 use std::collections::HashMap;
 
-/// Encode every instruction of a legalized function, blocks in order.
+/// Encode every instruction of a legalized function, blocks in order
+/// (Maxwell bundles padded with NOPs).
 /// A trailing virtual `exit` (when the spec has no EXIT) is dropped: the
 /// program ends at its last word. Branches become the spec's BRA with the
 /// offset of their block (a block without instructions stands for the
@@ -62,5 +63,7 @@ pub fn assemble(f: &Function) -> Result<Vec<u8>, PassError> {
             }
         }
     }
-    encode_stream(sm, &words, None).map_err(PassError::new)
+    // A bundle's empty slots hold NOPs, which hardware and nvdisasm read
+    // (a zero word is no instruction).
+    encode_stream(sm, &words, crate::dis::stream::nop_word(sm)).map_err(PassError::new)
 }

@@ -10,6 +10,7 @@ pub mod known_bits;
 pub mod legalize;
 pub mod lower64;
 pub mod lower_mul;
+pub mod schedule;
 
 use std::fmt;
 

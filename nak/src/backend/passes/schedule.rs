@@ -1,0 +1,126 @@
+//! Control bits for legalized code, conservatively: after this pass every
+//! instruction carries control bits that `nak check` accepts.
+//!
+//! - Scoreboards: an op whose results have no fixed latency in the spec
+//!   (`[sched] latency` on this SM) sets write barrier SB0; a memory or
+//!   control op that reads registers late sets read barrier SB1; every
+//!   instruction waits on both before it issues. So nothing is pending
+//!   across a branch, a join or a loop's back edge: a load whose result one
+//!   path leaves unused has landed before the register is written again.
+//! - Stalls: at least 1, and 2 after an instruction that sets a barrier (a
+//!   scoreboard counts it one cycle after issue). A fixed-latency result is
+//!   covered by stretching the stall before its first reader in the block,
+//!   and by the block's last stall for whatever is still in flight when
+//!   the block ends.
+//!
+//! Waiting on every instruction is slow; cutting the waits to the readers
+//! that need them is the next step.
+
+use super::PassError;
+use crate::backend::ir::{Function, Instr, VOp};
+use crate::check::program::{Span, footprint};
+use crate::isa::family_of;
+use crate::runtime::control::{self, Fields};
+
+/// The scoreboard of results that land late, and of late reads.
+const WRITE_SB: u8 = 0;
+const READ_SB: u8 = 1;
+/// A stall count's largest value.
+const MAX_STALL: u32 = 15;
+
+/// What scheduling needs to know of one instruction.
+struct Facts {
+    reads: Vec<Span>,
+    /// Results with a fixed latency (cycles), and results under SB0.
+    fixed: Vec<(Span, u32)>,
+    fields: Fields,
+}
+
+/// Set the control bits of every instruction of a legalized function.
+pub fn schedule(f: &mut Function) -> Result<(), PassError> {
+    let sm = f.sm;
+    let family = family_of(sm).ok_or_else(|| PassError::new(format!("SM{sm} is not covered")))?;
+    for b in &mut f.blocks {
+        let mut facts = b
+            .instrs
+            .iter()
+            .map(|i| facts(sm, i))
+            .collect::<Result<Vec<_>, _>>()?;
+        cover_latencies(&mut facts);
+        for (i, x) in b.instrs.iter_mut().zip(&facts) {
+            i.ctrl = Some(control::from_fields(family, &x.fields));
+        }
+    }
+    Ok(())
+}
+
+fn facts(sm: u32, i: &Instr) -> Result<Facts, PassError> {
+    let mut reads = Vec::new();
+    if let Some(g) = i.guard.as_reg().filter(|g| !g.is_zero()) {
+        reads.push(Span { first: g, n: 1 });
+    }
+    let mut fields = Fields {
+        stall: 1,
+        wait: 1 << WRITE_SB | 1 << READ_SB,
+        ..Fields::default()
+    };
+    let mut fixed = Vec::new();
+    match &i.op {
+        VOp::Hw(op) => {
+            let (r, writes, late) = footprint(op);
+            let latency = op.latency(sm).map(u32::from);
+            let late_reads =
+                matches!(op.class(), "memory" | "control") && r.iter().any(|s| !s.first.is_zero());
+            reads.extend(r);
+            for w in writes.into_iter().filter(|w| !w.first.is_zero()) {
+                match latency {
+                    Some(l) => fixed.push((w, l)),
+                    None if late.contains(&w) => fields.write_barrier = Some(WRITE_SB),
+                    // Written at once (`[sched] early`).
+                    None => {}
+                }
+            }
+            if late_reads {
+                fields.read_barrier = Some(READ_SB);
+            }
+        }
+        VOp::Bra(_) | VOp::Exit => {}
+        other => {
+            return Err(PassError::new(format!(
+                "{other:?} is not legalized: schedule runs after legalization"
+            )));
+        }
+    }
+    if fields.write_barrier.is_some() || fields.read_barrier.is_some() {
+        fields.stall = 2;
+    }
+    Ok(Facts {
+        reads,
+        fixed,
+        fields,
+    })
+}
+
+/// Stretch stalls until every fixed-latency result is ready before its
+/// first reader in the block, and before the block ends.
+fn cover_latencies(facts: &mut [Facts]) {
+    let n = facts.len();
+    for i in 0..n {
+        for k in 0..facts[i].fixed.len() {
+            let (span, latency) = facts[i].fixed[k];
+            let reader = (i + 1..n).find(|&j| {
+                facts[j]
+                    .reads
+                    .iter()
+                    .any(|r| r.slots().any(|s| span.slots().any(|w| w == s)))
+            });
+            // The cycles from i's issue to `reader`'s (or past the block).
+            let until = reader.unwrap_or(n);
+            let dist: u32 = facts[i..until].iter().map(|x| x.fields.stall).sum();
+            if dist < latency {
+                let last = &mut facts[until - 1].fields.stall;
+                *last = (*last + latency - dist).min(MAX_STALL);
+            }
+        }
+    }
+}
