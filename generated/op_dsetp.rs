@@ -63,7 +63,7 @@ impl OpDsetp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:68 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:72 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -104,7 +104,7 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:68; form at isa-spec/spec/ops/alu/dsetp.toml:73).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:77).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -112,7 +112,7 @@ impl OpDsetp {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dsetp.toml:68; form at isa-spec/spec/ops/alu/dsetp.toml:73).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:77).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -123,7 +123,7 @@ impl OpDsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:68; form at isa-spec/spec/ops/alu/dsetp.toml:73).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:77).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -133,7 +133,7 @@ impl OpDsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:89; form at isa-spec/spec/ops/alu/dsetp.toml:73).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:93; form at isa-spec/spec/ops/alu/dsetp.toml:77).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -178,7 +178,7 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:97 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:101 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -219,7 +219,7 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:97; form at isa-spec/spec/ops/alu/dsetp.toml:73).
+    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:101; form at isa-spec/spec/ops/alu/dsetp.toml:77).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -227,7 +227,7 @@ impl OpDsetp {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:97; form at isa-spec/spec/ops/alu/dsetp.toml:73).
+    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:101; form at isa-spec/spec/ops/alu/dsetp.toml:77).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -237,7 +237,7 @@ impl OpDsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:102; form at isa-spec/spec/ops/alu/dsetp.toml:73).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:106; form at isa-spec/spec/ops/alu/dsetp.toml:77).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -282,7 +282,7 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:107 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:111 pack alike.
     #[inline(always)]
     fn encode_e4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -326,14 +326,14 @@ impl OpDsetp {
         w |= u128::from(self.a.abs) << 7;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:107; form at isa-spec/spec/ops/alu/dsetp.toml:110).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:114).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5b80000000000000 | self.encode_e4(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:107; form at isa-spec/spec/ops/alu/dsetp.toml:110).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:114).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3680000000000000 | self.encode_e4(sm, c)?;
@@ -344,7 +344,7 @@ impl OpDsetp {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:107; form at isa-spec/spec/ops/alu/dsetp.toml:110).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:114).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4b80000000000000 | self.encode_e4(sm, c)?;
@@ -352,7 +352,7 @@ impl OpDsetp {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:68 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:72 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -374,14 +374,14 @@ impl OpDsetp {
             setop,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dsetp.toml:68; form at isa-spec/spec/ops/alu/dsetp.toml:73).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:77).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dsetp.toml:68; form at isa-spec/spec/ops/alu/dsetp.toml:73).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:77).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -390,7 +390,7 @@ impl OpDsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dsetp.toml:68; form at isa-spec/spec/ops/alu/dsetp.toml:73).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:77).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -399,7 +399,7 @@ impl OpDsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dsetp.toml:89; form at isa-spec/spec/ops/alu/dsetp.toml:73).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dsetp.toml:93; form at isa-spec/spec/ops/alu/dsetp.toml:77).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -425,7 +425,7 @@ impl OpDsetp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:97 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:101 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -447,14 +447,14 @@ impl OpDsetp {
             setop,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dsetp.toml:97; form at isa-spec/spec/ops/alu/dsetp.toml:73).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dsetp.toml:101; form at isa-spec/spec/ops/alu/dsetp.toml:77).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dsetp.toml:97; form at isa-spec/spec/ops/alu/dsetp.toml:73).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dsetp.toml:101; form at isa-spec/spec/ops/alu/dsetp.toml:77).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -463,7 +463,7 @@ impl OpDsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dsetp.toml:102; form at isa-spec/spec/ops/alu/dsetp.toml:73).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dsetp.toml:106; form at isa-spec/spec/ops/alu/dsetp.toml:77).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -489,7 +489,7 @@ impl OpDsetp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:107 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:111 read alike; each sets the others.
     #[inline(always)]
     fn fields_e4(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -511,7 +511,7 @@ impl OpDsetp {
             setop,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dsetp.toml:107; form at isa-spec/spec/ops/alu/dsetp.toml:110).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:114).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -520,7 +520,7 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dsetp.toml:107; form at isa-spec/spec/ops/alu/dsetp.toml:110).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:114).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -536,7 +536,7 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dsetp.toml:107; form at isa-spec/spec/ops/alu/dsetp.toml:110).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:114).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -545,7 +545,7 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `DSETP` (isa-spec/spec/ops/alu/dsetp.toml:54); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DSETP` (isa-spec/spec/ops/alu/dsetp.toml:58); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DSETP"]])?;
         let mut cur = 0usize;
@@ -623,6 +623,12 @@ impl SchedOp for OpDsetp {
             _ => None,
         }
     }
+    fn guard_latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            90 => Some(14),
+            _ => None,
+        }
+    }
 }
 /// Spec: isa-spec/spec/ops/alu/dsetp.toml:2.
 impl Encode for OpDsetp {
@@ -642,7 +648,7 @@ impl Forms for OpDsetp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/dsetp.toml:54.
+    /// Spec: isa-spec/spec/ops/alu/dsetp.toml:58.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };

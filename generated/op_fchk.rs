@@ -48,7 +48,7 @@ impl OpFchk {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/fchk.toml:48 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fchk.toml:54 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -59,7 +59,7 @@ impl OpFchk {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:57).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -70,7 +70,7 @@ impl OpFchk {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:57).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -79,7 +79,7 @@ impl OpFchk {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:57).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -91,7 +91,7 @@ impl OpFchk {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:57).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -102,7 +102,7 @@ impl OpFchk {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fchk.toml:61 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fchk.toml:67 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpFchk {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:61; form at isa-spec/spec/ops/alu/fchk.toml:64).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:67; form at isa-spec/spec/ops/alu/fchk.toml:70).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c88000000000000 | (c.raw & 0x8000000000c7)
@@ -124,7 +124,7 @@ impl OpFchk {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:61; form at isa-spec/spec/ops/alu/fchk.toml:64).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:67; form at isa-spec/spec/ops/alu/fchk.toml:70).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3888000000000000 | (c.raw & 0x8000000000c7)
@@ -136,7 +136,7 @@ impl OpFchk {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:61; form at isa-spec/spec/ops/alu/fchk.toml:64).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:67; form at isa-spec/spec/ops/alu/fchk.toml:70).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c88000000000000 | (c.raw & 0x8000000000c7)
@@ -145,7 +145,7 @@ impl OpFchk {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:57).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -158,7 +158,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7f1fcff0000000000ff0000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:57).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -169,7 +169,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7f1fcff0000000000ff0000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:57).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -182,7 +182,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7f1fcff0000000000ff0000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:57).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -195,7 +195,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7f1fcff0000000000ff0000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fchk.toml:61; form at isa-spec/spec/ops/alu/fchk.toml:64).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fchk.toml:67; form at isa-spec/spec/ops/alu/fchk.toml:70).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -208,7 +208,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x8000000000c7)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fchk.toml:61; form at isa-spec/spec/ops/alu/fchk.toml:64).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fchk.toml:67; form at isa-spec/spec/ops/alu/fchk.toml:70).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -228,7 +228,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x8000000000c7)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fchk.toml:61; form at isa-spec/spec/ops/alu/fchk.toml:64).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fchk.toml:67; form at isa-spec/spec/ops/alu/fchk.toml:70).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -248,7 +248,7 @@ impl OpFchk {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `FCHK` (isa-spec/spec/ops/alu/fchk.toml:37).
+    /// Parse syntax `FCHK` (isa-spec/spec/ops/alu/fchk.toml:43).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FCHK"]])?;
         if !rest.is_empty() {
@@ -262,7 +262,7 @@ impl OpFchk {
         let op = Self { pd, a, b };
         parsed(op, line, 0, 0)
     }
-    /// Parse syntax `FCHK.DIVIDE` (isa-spec/spec/ops/alu/fchk.toml:41).
+    /// Parse syntax `FCHK.DIVIDE` (isa-spec/spec/ops/alu/fchk.toml:47).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FCHK", "DIVIDE"]])?;
         if !rest.is_empty() {
@@ -293,7 +293,15 @@ impl OpFchk {
 }
 impl MemOp for OpFchk {}
 impl FlowOp for OpFchk {}
-impl SchedOp for OpFchk {}
+/// Spec: isa-spec/spec/ops/alu/fchk.toml:40.
+impl SchedOp for OpFchk {
+    fn guard_latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(13),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/fchk.toml:19.
 impl Encode for OpFchk {
     const NAME: &'static str = "fchk";
@@ -311,7 +319,7 @@ impl Forms for OpFchk {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fchk.toml:37.
+    /// Spec: isa-spec/spec/ops/alu/fchk.toml:43.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

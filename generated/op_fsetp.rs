@@ -62,7 +62,7 @@ impl OpFsetp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/fsetp.toml:65 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fsetp.toml:69 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -80,7 +80,7 @@ impl OpFsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:65; form at isa-spec/spec/ops/alu/fsetp.toml:68).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:72).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -90,7 +90,7 @@ impl OpFsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:65; form at isa-spec/spec/ops/alu/fsetp.toml:68).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:72).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -98,7 +98,7 @@ impl OpFsetp {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fsetp.toml:65; form at isa-spec/spec/ops/alu/fsetp.toml:68).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:72).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpFsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:65; form at isa-spec/spec/ops/alu/fsetp.toml:68).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:72).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -119,7 +119,7 @@ impl OpFsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fsetp.toml:81 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fsetp.toml:85 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -140,14 +140,14 @@ impl OpFsetp {
         w |= u128::from(self.a.abs) << 7;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:81; form at isa-spec/spec/ops/alu/fsetp.toml:84).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:85; form at isa-spec/spec/ops/alu/fsetp.toml:88).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5bb0000000000000 | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:81; form at isa-spec/spec/ops/alu/fsetp.toml:84).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:85; form at isa-spec/spec/ops/alu/fsetp.toml:88).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x36b0000000000000 | self.encode_e1(sm, c)?;
@@ -158,7 +158,7 @@ impl OpFsetp {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:81; form at isa-spec/spec/ops/alu/fsetp.toml:84).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:85; form at isa-spec/spec/ops/alu/fsetp.toml:88).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4bb0000000000000 | self.encode_e1(sm, c)?;
@@ -166,7 +166,7 @@ impl OpFsetp {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fsetp.toml:65 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fsetp.toml:69 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -190,7 +190,7 @@ impl OpFsetp {
             setop,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fsetp.toml:65; form at isa-spec/spec/ops/alu/fsetp.toml:68).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:72).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -199,14 +199,14 @@ impl OpFsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fsetp.toml:65; form at isa-spec/spec/ops/alu/fsetp.toml:68).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:72).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fsetp.toml:65; form at isa-spec/spec/ops/alu/fsetp.toml:68).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:72).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -215,7 +215,7 @@ impl OpFsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fsetp.toml:65; form at isa-spec/spec/ops/alu/fsetp.toml:68).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:72).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -224,7 +224,7 @@ impl OpFsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fsetp.toml:81 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fsetp.toml:85 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -248,7 +248,7 @@ impl OpFsetp {
             setop,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fsetp.toml:81; form at isa-spec/spec/ops/alu/fsetp.toml:84).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fsetp.toml:85; form at isa-spec/spec/ops/alu/fsetp.toml:88).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -257,7 +257,7 @@ impl OpFsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fsetp.toml:81; form at isa-spec/spec/ops/alu/fsetp.toml:84).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fsetp.toml:85; form at isa-spec/spec/ops/alu/fsetp.toml:88).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -273,7 +273,7 @@ impl OpFsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fsetp.toml:81; form at isa-spec/spec/ops/alu/fsetp.toml:84).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fsetp.toml:85; form at isa-spec/spec/ops/alu/fsetp.toml:88).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -282,7 +282,7 @@ impl OpFsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FSETP` (isa-spec/spec/ops/alu/fsetp.toml:49); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FSETP` (isa-spec/spec/ops/alu/fsetp.toml:53); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FSETP"]])?;
         let mut cur = 0usize;
@@ -352,6 +352,13 @@ impl SchedOp for OpFsetp {
             _ => None,
         }
     }
+    fn guard_latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 | 80 | 86 | 89 | 90 | 100 | 120 => Some(13),
+            70 | 75 => Some(12),
+            _ => None,
+        }
+    }
 }
 /// Spec: isa-spec/spec/ops/alu/fsetp.toml:2.
 impl Encode for OpFsetp {
@@ -370,7 +377,7 @@ impl Forms for OpFsetp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fsetp.toml:49.
+    /// Spec: isa-spec/spec/ops/alu/fsetp.toml:53.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -54,7 +54,7 @@ impl OpLop {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/lop.toml:71 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/lop.toml:75 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -69,7 +69,7 @@ impl OpLop {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop.toml:71; form at isa-spec/spec/ops/alu/lop.toml:74).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop.toml:75; form at isa-spec/spec/ops/alu/lop.toml:78).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -78,7 +78,7 @@ impl OpLop {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop.toml:71; form at isa-spec/spec/ops/alu/lop.toml:74).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop.toml:75; form at isa-spec/spec/ops/alu/lop.toml:78).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -90,7 +90,7 @@ impl OpLop {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop.toml:71; form at isa-spec/spec/ops/alu/lop.toml:74).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop.toml:75; form at isa-spec/spec/ops/alu/lop.toml:78).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -100,7 +100,7 @@ impl OpLop {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/lop.toml:71 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/lop.toml:75 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 48, 3), 7)?;
@@ -122,7 +122,7 @@ impl OpLop {
             x,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/lop.toml:71; form at isa-spec/spec/ops/alu/lop.toml:74).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/lop.toml:75; form at isa-spec/spec/ops/alu/lop.toml:78).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -130,7 +130,7 @@ impl OpLop {
             .with_not(bit(w, 40));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/lop.toml:71; form at isa-spec/spec/ops/alu/lop.toml:74).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/lop.toml:75; form at isa-spec/spec/ops/alu/lop.toml:78).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -139,14 +139,14 @@ impl OpLop {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/lop.toml:71; form at isa-spec/spec/ops/alu/lop.toml:74).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/lop.toml:75; form at isa-spec/spec/ops/alu/lop.toml:78).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_not(bit(w, 40));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `LOP` (isa-spec/spec/ops/alu/lop.toml:53); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LOP` (isa-spec/spec/ops/alu/lop.toml:57); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LOP"]])?;
         let mut cur = 0usize;
@@ -252,6 +252,12 @@ impl SchedOp for OpLop {
             _ => None,
         }
     }
+    fn guard_latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 60 => Some(13),
+            _ => None,
+        }
+    }
 }
 /// Spec: isa-spec/spec/ops/alu/lop.toml:2.
 impl Encode for OpLop {
@@ -264,7 +270,7 @@ impl Forms for OpLop {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/lop.toml:53.
+    /// Spec: isa-spec/spec/ops/alu/lop.toml:57.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -80,28 +80,36 @@ pub(crate) fn op_sched(spec: &Spec, op: &Op) -> TokenStream {
             fn early_dsts(&self) -> &'static [usize] { &[#(#e),*] }
         }
     });
-    let latency = (!s.latency.is_empty()).then(|| {
-        let mut by_value: Vec<(u32, Vec<u32>)> = Vec::new();
-        for &(sm, c) in &s.latency {
-            match by_value.iter_mut().find(|(v, _)| *v == c) {
-                Some((_, sms)) => sms.push(sm),
-                None => by_value.push((c, vec![sm])),
-            }
-        }
-        let arms = by_value.iter().map(|(c, sms)| {
-            let c = Literal::u8_unsuffixed(*c as u8);
-            let sms = sms.iter().map(|s| Literal::u32_unsuffixed(*s));
-            quote!(#(#sms)|* => Some(#c))
-        });
-        quote! {
-            fn latency(&self, sm: u32) -> Option<u8> {
-                match sm { #(#arms,)* _ => None }
-            }
-        }
-    });
+    let latency = latency_fn(quote!(latency), &s.latency);
+    let guard_latency = latency_fn(quote!(guard_latency), &s.guard_latency);
     let doc = spec_doc(spec, &s.loc);
     quote! {
         #doc
-        impl SchedOp for #ty { #waits #early #latency }
+        impl SchedOp for #ty { #waits #early #latency #guard_latency }
     }
+}
+
+/// `fn NAME(&self, sm) -> Option<u8>`: the table's cycles on `sm` (one
+/// match arm per value), or nothing for an empty table.
+fn latency_fn(name: TokenStream, table: &[(u32, u32)]) -> Option<TokenStream> {
+    if table.is_empty() {
+        return None;
+    }
+    let mut by_value: Vec<(u32, Vec<u32>)> = Vec::new();
+    for &(sm, c) in table {
+        match by_value.iter_mut().find(|(v, _)| *v == c) {
+            Some((_, sms)) => sms.push(sm),
+            None => by_value.push((c, vec![sm])),
+        }
+    }
+    let arms = by_value.iter().map(|(c, sms)| {
+        let c = Literal::u8_unsuffixed(*c as u8);
+        let sms = sms.iter().map(|s| Literal::u32_unsuffixed(*s));
+        quote!(#(#sms)|* => Some(#c))
+    });
+    Some(quote! {
+        fn #name(&self, sm: u32) -> Option<u8> {
+            match sm { #(#arms,)* _ => None }
+        }
+    })
 }

@@ -124,16 +124,35 @@ pub(crate) fn resolve_sched(cx: &mut Ctx, op: &Op, s: &S<SchedDef>) -> Option<Sc
             }
         }
     }
-    let mut latency: Vec<(u32, u32)> = Vec::new();
-    for (k, v) in &r.latency {
+    let latency = latency_table(cx, op, &r.latency, &mut ok);
+    let guard_latency = latency_table(cx, op, &r.guard_latency, &mut ok);
+    ok.then(|| Sched {
+        wait,
+        early,
+        latency,
+        guard_latency,
+        loc: cx.loc(s),
+    })
+}
+
+/// A `latency` or `guard_latency` table as (SM, cycles), sorted: each key
+/// an SM list naming SMs of the op, each SM once, 1..255 cycles.
+fn latency_table(
+    cx: &mut Ctx,
+    op: &Op,
+    t: &std::collections::BTreeMap<S<String>, S<u32>>,
+    ok: &mut bool,
+) -> Vec<(u32, u32)> {
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    for (k, v) in t {
         match crate::resolve::parse_sms(k.get_ref(), &op.sms()) {
-            Ok(sms) if !sms.is_empty() && *v.get_ref() > 0 && *v.get_ref() < 256 => {
+            Ok(sms) if !sms.is_empty() && (1..256).contains(v.get_ref()) => {
                 for sm in sms {
-                    if latency.iter().any(|(s, _)| *s == sm) {
+                    if out.iter().any(|(s, _)| *s == sm) {
                         cx.err(Code::S1304, k, format!("SM{sm} has a latency already"));
-                        ok = false;
+                        *ok = false;
                     }
-                    latency.push((sm, *v.get_ref()));
+                    out.push((sm, *v.get_ref()));
                 }
             }
             Ok(_) => {
@@ -145,19 +164,14 @@ pub(crate) fn resolve_sched(cx: &mut Ctx, op: &Op, s: &S<SchedDef>) -> Option<Sc
                         k.get_ref()
                     ),
                 );
-                ok = false;
+                *ok = false;
             }
             Err(e) => {
                 cx.err(Code::S1304, k, e);
-                ok = false;
+                *ok = false;
             }
         }
     }
-    latency.sort_unstable();
-    ok.then(|| Sched {
-        wait,
-        early,
-        latency,
-        loc: cx.loc(s),
-    })
+    out.sort_unstable();
+    out
 }

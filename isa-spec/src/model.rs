@@ -585,6 +585,8 @@ pub struct Sched {
     pub early: Vec<usize>,
     /// (SM, cycles): the fixed latency of the op's results on that SM.
     pub latency: Vec<(u32, u32)>,
+    /// (SM, cycles): when a predicate result may guard a control op.
+    pub guard_latency: Vec<(u32, u32)>,
     pub loc: Loc,
 }
 

@@ -374,6 +374,10 @@ pub struct SchedDef {
     /// result (fixed latency; SMs it does not name are not claimed).
     #[serde(default)]
     pub latency: BTreeMap<S<String>, S<u32>>,
+    /// SM list -> cycles after the op issues before a predicate it writes
+    /// may be read as the guard of a control op (a branch, an exit).
+    #[serde(default)]
+    pub guard_latency: BTreeMap<S<String>, S<u32>>,
 }
 
 /// `[flow]`: where control goes after the op.

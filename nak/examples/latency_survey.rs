@@ -4,7 +4,9 @@
 //! instruction of the same block that reads it at issue (no write barrier
 //! of its own, not a memory or control op): the sum of the stall counts
 //! between their issues. One line each, `SM OP CYCLES`; an op with a write
-//! barrier over its results on an SM prints `SM OP variable` instead.
+//! barrier over its results on an SM prints `SM OP variable` instead. A
+//! predicate first read as the guard of a control op (a branch, an exit)
+//! prints `SM OP guard CYCLES`.
 //! `scripts/survey-latencies.sh` turns the lines into each op's table (the
 //! fewest cycles per SM).
 //!
@@ -73,16 +75,28 @@ fn survey(p: &Program, i: usize, end: usize, out: &mut impl Write) -> std::io::R
         .filter(|s| !barrier || !x.late_writes.contains(s))
         .flat_map(|s| s.slots());
     for r in fixed {
-        if let Some(cycles) = first_read(p, i, end, r) {
-            writeln!(out, "{} {} {cycles}", p.sm, op.name())?;
+        match first_read(p, i, end, r) {
+            Some((cycles, Reader::AtIssue)) => writeln!(out, "{} {} {cycles}", p.sm, op.name())?,
+            Some((cycles, Reader::Guard)) => {
+                writeln!(out, "{} {} guard {cycles}", p.sm, op.name())?
+            }
+            _ => {}
         }
     }
     Ok(())
 }
 
-/// Cycles from instruction `i` to the first later reader at issue of
-/// register slot `r` in the block, unless it is overwritten first.
-fn first_read(p: &Program, i: usize, end: usize, r: usize) -> Option<u32> {
+/// How the first reader reads a result.
+enum Reader {
+    AtIssue,
+    /// As the guard of a control op.
+    Guard,
+    Other,
+}
+
+/// Cycles from instruction `i` to the first later reader of register slot
+/// `r` in the block, and how it reads it, unless it is overwritten first.
+fn first_read(p: &Program, i: usize, end: usize, r: usize) -> Option<(u32, Reader)> {
     let mut cycles = 0;
     for j in i + 1..end {
         cycles += p.instrs[j - 1].ctl.stall;
@@ -94,7 +108,14 @@ fn first_read(p: &Program, i: usize, end: usize, r: usize) -> Option<u32> {
             continue;
         }
         if y.reads.iter().flat_map(|s| s.slots()).any(|s| s == r) {
-            return y.reads_at_issue.then_some(cycles);
+            let how = if y.reads_at_issue {
+                Reader::AtIssue
+            } else if y.guard_read_by_control() == Some(r) {
+                Reader::Guard
+            } else {
+                Reader::Other
+            };
+            return Some((cycles, how));
         }
         if !y.guarded && y.writes.iter().flat_map(|s| s.slots()).any(|s| s == r) {
             return None;

@@ -190,7 +190,7 @@ fn check_text(text: &str) -> Vec<String> {
 fn unused_load_in_one_branch_then_reuse_after_join() {
     let program = |wait: &str| {
         format!(
-            "[B------:R-:W-:-:S01] ISETP.NE.AND P0, PT, R0, RZ, PT
+            "[B------:R-:W-:-:S13] ISETP.NE.AND P0, PT, R0, RZ, PT
              [B------:R-:W-:-:S05] @P0 BRA 0x40
              [B------:R-:W0:-:S02] LDG.E R2, desc[UR4][R4.64]
              [B------:R-:W-:-:S05] BRA 0x40
@@ -211,7 +211,7 @@ fn load_pending_across_a_loop_back_edge() {
     let program = |wait: &str| {
         format!(
             "[{wait}:R-:W-:-:S04] IADD3 R6, PT, PT, R2, 0x1, RZ
-             [B------:R-:W-:-:S01] ISETP.NE.AND P0, PT, R6, RZ, PT
+             [B------:R-:W-:-:S11] ISETP.NE.AND P0, PT, R6, RZ, PT
              [B------:R-:W0:-:S02] LDG.E R2, desc[UR4][R4.64]
              [B------:R-:W-:-:S05] @P0 BRA 0x0
              [B------:R-:W-:-:S05] EXIT"
@@ -313,4 +313,20 @@ fn fixed_latency_result_read_too_soon() {
     };
     assert_eq!(check_text(&program(3)), ["0x0010 LAT"]);
     assert!(check_text(&program(4)).is_empty());
+}
+
+/// A predicate guards a branch only after its guard latency, longer than
+/// an operand's (ISETP on SM90: 4 cycles to SEL, 13 to `@P0 BRA`).
+#[test]
+fn guard_of_a_branch_waits_longer() {
+    let program = |stall: u32| {
+        format!(
+            "[B------:R-:W-:-:S{stall:02}] ISETP.NE.AND P0, PT, R0, RZ, PT
+             [B------:R-:W-:-:S05] @P0 BRA 0x30
+             [B------:R-:W-:-:S05] EXIT
+             [B------:R-:W-:-:S05] EXIT"
+        )
+    };
+    assert_eq!(check_text(&program(12)), ["0x0010 LAT"]);
+    assert!(check_text(&program(13)).is_empty());
 }

@@ -140,15 +140,36 @@ fn step(p: &Program, i: usize, st: &mut State, report: &mut dyn FnMut(Finding)) 
         // A result under the write barrier is the scoreboard's to track.
         let barrier = x.ctl.write_barrier.is_some() && x.late_writes.contains(span);
         let cycles = if barrier { 0 } else { x.latency.unwrap_or(0) };
+        let guard = if barrier {
+            0
+        } else {
+            x.guard_latency.unwrap_or(0)
+        };
         for r in span.slots() {
-            st.written(r, cycles, i, x.guarded);
+            st.written(r, cycles, guard, i, x.guarded);
         }
     }
     st.advance(x.ctl.stall);
 }
 
-/// Reads at issue of fixed-latency results the stalls do not cover yet.
+/// Reads at issue of fixed-latency results the stalls do not cover yet,
+/// and a control op's guard predicate before its guard latency.
 fn check_ready(p: &Program, x: &Instr, st: &State, report: &mut dyn FnMut(Finding)) {
+    if let Some(g) = x.guard_read_by_control() {
+        let (left, by) = st.guard_ready_in(g);
+        if left > 0 {
+            let w = &p.instrs[by];
+            let need = w.guard_latency.unwrap_or(0);
+            let m = format!(
+                "is guarded by {} {} cycles after `{}` (at {:#06x}) writes it; a guard takes {need}",
+                slot_reg(g),
+                need.saturating_sub(left),
+                w.text(p.sm),
+                w.addr
+            );
+            report(finding(p, x, Code::Latency, m));
+        }
+    }
     if !x.reads_at_issue {
         return;
     }

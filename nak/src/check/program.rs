@@ -86,8 +86,10 @@ pub struct Instr {
     /// and not a memory or control op (those read theirs later).
     pub reads_at_issue: bool,
     /// The fixed latency of its results on this SM, where the spec states
-    /// it (`[sched] latency`).
+    /// it (`[sched] latency`), and when a predicate it writes may guard a
+    /// control op (`[sched] guard_latency`).
     pub latency: Option<u8>,
+    pub guard_latency: Option<u8>,
     /// The guard is a predicate other than PT: the writes may not happen.
     pub guarded: bool,
     /// The guard is !PT or !UPT: the instruction never runs (ptxas pads
@@ -98,6 +100,17 @@ pub struct Instr {
 }
 
 impl Instr {
+    /// The slot of its guard predicate when it is a control op (a branch,
+    /// an exit) with one: such a guard must be ready earlier than an
+    /// operand (`[sched] guard_latency`).
+    pub fn guard_read_by_control(&self) -> Option<usize> {
+        let (op, c) = self.decoded.as_ref()?;
+        if op.class() != "control" {
+            return None;
+        }
+        c.guard.as_reg().and_then(slot)
+    }
+
     /// Its text, for messages.
     pub fn text(&self, sm: u32) -> String {
         match &self.decoded {
@@ -156,6 +169,7 @@ fn instr(sm: u32, family: Family, addr: u64, word: u128, ctrl: Option<u32>) -> I
     let ctl = control::fields(family, ctrl);
     let reads_at_issue = ctl.write_barrier.is_none() && !matches!(class, "memory" | "control");
     let latency = decoded.as_ref().and_then(|(op, _)| op.latency(sm));
+    let guard_latency = decoded.as_ref().and_then(|(op, _)| op.guard_latency(sm));
     let late = family.late_read_files();
     let late_reads = reads
         .iter()
@@ -176,6 +190,7 @@ fn instr(sm: u32, family: Family, addr: u64, word: u128, ctrl: Option<u32>) -> I
         ctl,
         reads_at_issue,
         latency,
+        guard_latency,
         reads,
         late_reads,
         writes,

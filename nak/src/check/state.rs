@@ -38,6 +38,8 @@ pub struct State {
     /// may be read at issue (0: ready), and the instruction that wrote it.
     ready: Vec<u8>,
     ready_by: Vec<u32>,
+    /// The same for a predicate read as a control op's guard.
+    guard_ready: Vec<u8>,
 }
 
 impl State {
@@ -51,6 +53,7 @@ impl State {
             read_link: vec![[NONE; SBS]; REGS],
             ready: vec![0; REGS],
             ready_by: vec![0; REGS],
+            guard_ready: vec![0; REGS],
         }
     }
 
@@ -61,6 +64,11 @@ impl State {
         for r in 0..REGS {
             if other.ready[r] > self.ready[r] {
                 self.ready[r] = other.ready[r];
+                self.ready_by[r] = other.ready_by[r];
+                changed = true;
+            }
+            if other.guard_ready[r] > self.guard_ready[r] {
+                self.guard_ready[r] = other.guard_ready[r];
                 self.ready_by[r] = other.ready_by[r];
                 changed = true;
             }
@@ -175,13 +183,22 @@ impl State {
         (self.ready[r], self.ready_by[r] as usize)
     }
 
+    /// Cycles until register slot `r` may guard a control op.
+    pub fn guard_ready_in(&self, r: usize) -> (u8, usize) {
+        (self.guard_ready[r], self.ready_by[r] as usize)
+    }
+
     /// A result written by instruction `by` that is ready `cycles` after
     /// issue (0: at once, or under a write barrier); a write that may not
     /// happen (`maybe`, a guarded one) keeps a later pending value.
-    pub fn written(&mut self, r: usize, cycles: u8, by: usize, maybe: bool) {
+    /// `guard` is the same for reading it as a control op's guard.
+    pub fn written(&mut self, r: usize, cycles: u8, guard: u8, by: usize, maybe: bool) {
         if !maybe || cycles >= self.ready[r] {
             self.ready[r] = cycles;
             self.ready_by[r] = by as u32;
+        }
+        if !maybe || guard >= self.guard_ready[r] {
+            self.guard_ready[r] = guard;
         }
     }
 
@@ -191,7 +208,7 @@ impl State {
         if c == 0 {
             return;
         }
-        for t in &mut self.ready {
+        for t in self.ready.iter_mut().chain(self.guard_ready.iter_mut()) {
             *t = t.saturating_sub(c);
         }
     }

@@ -73,4 +73,9 @@ pub trait SchedOp {
     fn latency(&self, _sm: u32) -> Option<u8> {
         None
     }
+    /// Cycles after the op issues before a predicate it writes may guard
+    /// a control op, where the spec states it.
+    fn guard_latency(&self, _sm: u32) -> Option<u8> {
+        None
+    }
 }

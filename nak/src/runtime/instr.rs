@@ -415,6 +415,12 @@ macro_rules! define_ops {
                 use crate::runtime::flow::SchedOp;
                 match self { $(Op::$v(o) => o.latency(sm)),* }
             }
+            /// When a predicate the op writes may guard a control op on
+            /// `sm`, where the spec states it (`[sched] guard_latency`).
+            pub fn guard_latency(&self, sm: u32) -> Option<u8> {
+                use crate::runtime::flow::SchedOp;
+                match self { $(Op::$v(o) => o.guard_latency(sm)),* }
+            }
             /// Sources whose low n bits alone decide the low n bits of every
             /// destination (`low_bits` in its spec file).
             pub fn low_bits_srcs(&self) -> &'static [usize] {

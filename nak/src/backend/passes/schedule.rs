@@ -9,9 +9,11 @@
 //!   path leaves unused has landed before the register is written again.
 //! - Stalls: at least 1, and 2 after an instruction that sets a barrier (a
 //!   scoreboard counts it one cycle after issue). A fixed-latency result is
-//!   covered by stretching the stall before its first reader in the block,
-//!   and by the block's last stall for whatever is still in flight when
-//!   the block ends.
+//!   covered by stretching the stall before each reader in the block (a
+//!   predicate that guards a branch or an exit by its longer guard
+//!   latency, or the longest stall where the spec states none), and by the
+//!   block's last stall for whatever is still in flight when the block
+//!   ends.
 //!
 //! Waiting on every instruction is slow; cutting the waits to the readers
 //! that need them is the next step.
@@ -31,8 +33,15 @@ const MAX_STALL: u32 = 15;
 /// What scheduling needs to know of one instruction.
 struct Facts {
     reads: Vec<Span>,
-    /// Results with a fixed latency (cycles), and results under SB0.
-    fixed: Vec<(Span, u32)>,
+    /// Registers it may write, and whether it is guarded (may not write).
+    writes: Vec<Span>,
+    guarded: bool,
+    /// A control op (a branch, an exit): a predicate it reads must be
+    /// ready earlier than an operand (`[sched] guard_latency`).
+    control: bool,
+    /// Results with a fixed latency: (registers, cycles until an operand
+    /// may read them, cycles until they may guard a control op).
+    fixed: Vec<(Span, u32, u32)>,
     fields: Fields,
 }
 
@@ -64,17 +73,22 @@ fn facts(sm: u32, i: &Instr) -> Result<Facts, PassError> {
         wait: 1 << WRITE_SB | 1 << READ_SB,
         ..Fields::default()
     };
-    let mut fixed = Vec::new();
-    match &i.op {
+    let (mut fixed, mut all_writes) = (Vec::new(), Vec::new());
+    let control = match &i.op {
         VOp::Hw(op) => {
             let (r, writes, late) = footprint(op);
             let latency = op.latency(sm).map(u32::from);
+            // A predicate whose guard latency is not known waits out the
+            // longest stall before it guards a control op.
+            let guard = op.guard_latency(sm).map_or(MAX_STALL, u32::from);
             let late_reads =
                 matches!(op.class(), "memory" | "control") && r.iter().any(|s| !s.first.is_zero());
             reads.extend(r);
             for w in writes.into_iter().filter(|w| !w.first.is_zero()) {
+                all_writes.push(w);
                 match latency {
-                    Some(l) => fixed.push((w, l)),
+                    Some(l) if w.first.file.is_pred() => fixed.push((w, l, guard.max(l))),
+                    Some(l) => fixed.push((w, l, l)),
                     None if late.contains(&w) => fields.write_barrier = Some(WRITE_SB),
                     // Written at once (`[sched] early`).
                     None => {}
@@ -83,44 +97,65 @@ fn facts(sm: u32, i: &Instr) -> Result<Facts, PassError> {
             if late_reads {
                 fields.read_barrier = Some(READ_SB);
             }
+            op.class() == "control"
         }
-        VOp::Bra(_) | VOp::Exit => {}
+        VOp::Bra(_) | VOp::Exit => true,
         other => {
             return Err(PassError::new(format!(
                 "{other:?} is not legalized: schedule runs after legalization"
             )));
         }
-    }
+    };
     if fields.write_barrier.is_some() || fields.read_barrier.is_some() {
         fields.stall = 2;
     }
     Ok(Facts {
         reads,
+        writes: all_writes,
+        guarded: i.guard.as_reg().is_some_and(|g| !g.is_zero()),
+        control,
         fixed,
         fields,
     })
 }
 
-/// Stretch stalls until every fixed-latency result is ready before its
-/// first reader in the block, and before the block ends.
+fn overlaps(a: &Span, b: &Span) -> bool {
+    a.slots().any(|s| b.slots().any(|t| s == t))
+}
+
+/// Stretch stalls until every fixed-latency result is ready before each
+/// reader in the block (as a control op's predicate, its guard latency),
+/// and before the block ends unless it is overwritten first.
 fn cover_latencies(facts: &mut [Facts]) {
     let n = facts.len();
     for i in 0..n {
         for k in 0..facts[i].fixed.len() {
-            let (span, latency) = facts[i].fixed[k];
-            let reader = (i + 1..n).find(|&j| {
-                facts[j]
-                    .reads
-                    .iter()
-                    .any(|r| r.slots().any(|s| span.slots().any(|w| w == s)))
-            });
-            // The cycles from i's issue to `reader`'s (or past the block).
-            let until = reader.unwrap_or(n);
-            let dist: u32 = facts[i..until].iter().map(|x| x.fields.stall).sum();
-            if dist < latency {
-                let last = &mut facts[until - 1].fields.stall;
-                *last = (*last + latency - dist).min(MAX_STALL);
+            let (span, latency, guard) = facts[i].fixed[k];
+            let mut live_at_end = true;
+            for j in i + 1..n {
+                if facts[j].reads.iter().any(|r| overlaps(r, &span)) {
+                    let need = if facts[j].control { guard } else { latency };
+                    stretch(facts, i, j, need);
+                }
+                if !facts[j].guarded && facts[j].writes.iter().any(|w| overlaps(w, &span)) {
+                    live_at_end = false;
+                    break;
+                }
+            }
+            if live_at_end {
+                stretch(facts, i, n, latency.max(guard));
             }
         }
+    }
+}
+
+/// Make the cycles from instruction `i`'s issue to `j`'s (or past the
+/// block's end, `j` = its length) at least `need`, by lengthening the stall
+/// just before `j`.
+fn stretch(facts: &mut [Facts], i: usize, j: usize, need: u32) {
+    let dist: u32 = facts[i..j].iter().map(|x| x.fields.stall).sum();
+    if dist < need {
+        let last = &mut facts[j - 1].fields.stall;
+        *last = (*last + need - dist).min(MAX_STALL);
     }
 }
