@@ -157,17 +157,16 @@ fn step(p: &Program, i: usize, st: &mut State, report: &mut dyn FnMut(Finding)) 
 fn check_ready(p: &Program, x: &Instr, st: &State, report: &mut dyn FnMut(Finding)) {
     if let Some(g) = x.guard_read_by_control() {
         let (left, by) = st.guard_ready_in(g);
+        let need = p.instrs[by].guard_latency.unwrap_or(0);
         if left > 0 {
-            let w = &p.instrs[by];
-            let need = w.guard_latency.unwrap_or(0);
-            let m = format!(
-                "is guarded by {} {} cycles after `{}` (at {:#06x}) writes it; a guard takes {need}",
-                slot_reg(g),
-                need.saturating_sub(left),
-                w.text(p.sm),
-                w.addr
-            );
-            report(finding(p, x, Code::Latency, m));
+            report(too_soon(
+                p,
+                x,
+                ("is guarded by", "a guard takes"),
+                g,
+                (left, need),
+                by,
+            ));
         }
     }
     if !x.reads_at_issue {
@@ -175,63 +174,67 @@ fn check_ready(p: &Program, x: &Instr, st: &State, report: &mut dyn FnMut(Findin
     }
     for r in x.reads.iter().flat_map(|s| s.slots()) {
         let (left, by) = st.ready_in(r);
+        let need = p.instrs[by].latency.unwrap_or(0);
         if left > 0 {
-            let w = &p.instrs[by];
-            let need = w.latency.unwrap_or(0);
-            let m = format!(
-                "reads {} {} cycles after `{}` (at {:#06x}) writes it; it takes {need}",
-                slot_reg(r),
-                need.saturating_sub(left),
-                w.text(p.sm),
-                w.addr
-            );
-            report(finding(p, x, Code::Latency, m));
+            report(too_soon(p, x, ("reads", "it takes"), r, (left, need), by));
         }
     }
 }
 
+/// A `LAT` finding: register slot `r`, written by instruction `by`, is
+/// read (`verb`) `left` cycles before the `need` it takes (`takes`).
+fn too_soon(
+    p: &Program,
+    x: &Instr,
+    (verb, takes): (&str, &str),
+    r: usize,
+    (left, need): (u8, u8),
+    by: usize,
+) -> Finding {
+    let w = &p.instrs[by];
+    let m = format!(
+        "{verb} {} {} cycles after `{}` (at {:#06x}) writes it; {takes} {need}",
+        slot_reg(r),
+        need.saturating_sub(left),
+        w.text(p.sm),
+        w.addr
+    );
+    finding(p, x, Code::Latency, m)
+}
+
 /// Reads and writes of registers a pending event still protects.
 fn check_regs(p: &Program, x: &Instr, st: &State, report: &mut dyn FnMut(Finding)) {
+    let pending = |kind, code, r, text: &str| {
+        let (mask, by) = st.pending(kind, r);
+        (mask != 0).then(|| {
+            let w = &p.instrs[by];
+            let m = text
+                .replace("{reg}", &slot_reg(r).to_string())
+                .replace("{by}", &format!("`{}` (at {:#06x})", w.text(p.sm), w.addr));
+            finding(p, x, code, format!("{m}: no wait on {}", sbs(mask)))
+        })
+    };
     for r in x.reads.iter().flat_map(|s| s.slots()) {
-        let (mask, by) = st.pending(Event::Write, r);
-        if mask != 0 {
-            let m = format!(
-                "reads {} before the write by `{}` (at {:#06x}) has landed: no wait on {}",
-                slot_reg(r),
-                p.instrs[by].text(p.sm),
-                p.instrs[by].addr,
-                sbs(mask)
-            );
-            report(finding(p, x, Code::Raw, m));
-        }
+        let text = "reads {reg} before the write by {by} has landed";
+        report_all(report, pending(Event::Write, Code::Raw, r, text));
     }
     for r in x.writes.iter().flat_map(|s| s.slots()) {
-        let (mask, by) = st.pending(Event::Write, r);
-        if mask != 0 {
-            let m = format!(
-                "writes {} while the write by `{}` (at {:#06x}) may still land: no wait on {}",
-                slot_reg(r),
-                p.instrs[by].text(p.sm),
-                p.instrs[by].addr,
-                sbs(mask)
-            );
-            report(finding(p, x, Code::Waw, m));
-        }
+        let text = "writes {reg} while the write by {by} may still land";
+        report_all(report, pending(Event::Write, Code::Waw, r, text));
         // A result that lands late (the writer sets a write barrier, or
         // is a memory op) lands after a pending read of the register:
         // ptxas writes a load's result over a store's data without a wait
         // (tests/kernels tex_surf: SM60 with a barrier, SM50 without).
-        let (mask, by) = st.pending(Event::Read, r);
-        if mask != 0 && x.ctl.write_barrier.is_none() && !x.lands_late {
-            let m = format!(
-                "writes {} before `{}` (at {:#06x}) has read it: no wait on {}",
-                slot_reg(r),
-                p.instrs[by].text(p.sm),
-                p.instrs[by].addr,
-                sbs(mask)
-            );
-            report(finding(p, x, Code::War, m));
+        if x.ctl.write_barrier.is_none() && !x.lands_late {
+            let text = "writes {reg} before {by} has read it";
+            report_all(report, pending(Event::Read, Code::War, r, text));
         }
+    }
+}
+
+fn report_all(report: &mut dyn FnMut(Finding), f: Option<Finding>) {
+    if let Some(f) = f {
+        report(f);
     }
 }
 
