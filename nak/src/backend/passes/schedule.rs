@@ -3,10 +3,13 @@
 //!
 //! - Scoreboards: an op whose results have no fixed latency in the spec
 //!   (`[sched] latency` on this SM) sets write barrier SB0; a memory or
-//!   control op that reads registers late sets read barrier SB1; every
-//!   instruction waits on both before it issues. So nothing is pending
-//!   across a branch, a join or a loop's back edge: a load whose result one
-//!   path leaves unused has landed before the register is written again.
+//!   control op that reads registers late sets read barrier SB1. An
+//!   instruction waits on SB0 when it reads or writes a register a result
+//!   pending there goes to, on SB1 when it overwrites a register a pending
+//!   late read needs, and the first instruction of every block waits on
+//!   both: so a load whose result one path leaves unused, or that is
+//!   still in flight at a loop's back edge, has landed before the register
+//!   is written again.
 //! - Stalls: at least 1, and 2 after an instruction that sets a barrier (a
 //!   scoreboard counts it one cycle after issue). A fixed-latency result is
 //!   covered by stretching the stall before each reader in the block (a
@@ -15,8 +18,9 @@
 //!   block's last stall for whatever is still in flight when the block
 //!   ends.
 //!
-//! Waiting on every instruction is slow; cutting the waits to the readers
-//! that need them is the next step.
+//! One scoreboard for all late results makes a reader wait for every load
+//! issued before it; spreading them over SB0..SB5, and carrying pending
+//! events across blocks, are the next steps.
 
 use super::PassError;
 use crate::backend::ir::{Function, Instr, VOp};
@@ -55,6 +59,7 @@ pub fn schedule(f: &mut Function) -> Result<(), PassError> {
             .iter()
             .map(|i| facts(sm, i))
             .collect::<Result<Vec<_>, _>>()?;
+        place_waits(&mut facts);
         cover_latencies(&mut facts);
         for (i, x) in b.instrs.iter_mut().zip(&facts) {
             i.ctrl = Some(control::from_fields(family, &x.fields));
@@ -70,7 +75,6 @@ fn facts(sm: u32, i: &Instr) -> Result<Facts, PassError> {
     }
     let mut fields = Fields {
         stall: 1,
-        wait: 1 << WRITE_SB | 1 << READ_SB,
         ..Fields::default()
     };
     let (mut fixed, mut all_writes) = (Vec::new(), Vec::new());
@@ -117,6 +121,36 @@ fn facts(sm: u32, i: &Instr) -> Result<Facts, PassError> {
         fixed,
         fields,
     })
+}
+
+/// The waits of a block: its first instruction waits on both scoreboards
+/// (a predecessor may leave events pending); a later one waits on SB0 when
+/// it reads or writes a register a result still pending on SB0 goes to,
+/// and on SB1 when it writes a register a pending late read still needs.
+/// A wait ends every event of its scoreboard.
+fn place_waits(facts: &mut [Facts]) {
+    let (mut on_write_sb, mut on_read_sb): (Vec<Span>, Vec<Span>) = (Vec::new(), Vec::new());
+    for (j, x) in facts.iter_mut().enumerate() {
+        let hits = |pending: &[Span], regs: &[Span]| {
+            regs.iter().any(|r| pending.iter().any(|p| overlaps(p, r)))
+        };
+        let wait_write = j == 0 || hits(&on_write_sb, &x.reads) || hits(&on_write_sb, &x.writes);
+        let wait_read = j == 0 || hits(&on_read_sb, &x.writes);
+        if wait_write {
+            x.fields.wait |= 1 << WRITE_SB;
+            on_write_sb.clear();
+        }
+        if wait_read {
+            x.fields.wait |= 1 << READ_SB;
+            on_read_sb.clear();
+        }
+        if x.fields.write_barrier.is_some() {
+            on_write_sb.extend(x.writes.iter().copied());
+        }
+        if x.fields.read_barrier.is_some() {
+            on_read_sb.extend(x.reads.iter().copied());
+        }
+    }
 }
 
 fn overlaps(a: &Span, b: &Span) -> bool {
