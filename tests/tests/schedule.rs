@@ -118,6 +118,7 @@ fn loads_in_loops() {
 fn random_programs_pass_the_checker() {
     let mut rng = Rng(0x5c4e_d01e_0000_0001);
     let (mut instructions, mut unscheduled_bad, mut programs) = (0, 0, 0);
+    let (mut waits, mut stalls) = (0, 0);
     for &sm in nak::isa::ALL_SMS {
         let ops: Vec<_> = nak::runtime::sample::sample_words(sm, &[], 1, u64::from(sm))
             .into_iter()
@@ -135,6 +136,9 @@ fn random_programs_pass_the_checker() {
             unscheduled_bad += usize::from(!findings(&f).is_empty());
             programs += 1;
             schedule(&mut f).expect("schedules");
+            let p = decoded(&f);
+            waits += p.instrs.iter().filter(|x| x.ctl.wait != 0).count();
+            stalls += p.instrs.iter().map(|x| x.ctl.stall as usize).sum::<usize>();
             let found = findings(&f);
             assert!(
                 found.is_empty(),
@@ -145,7 +149,8 @@ fn random_programs_pass_the_checker() {
     }
     println!(
         "{programs} programs, {instructions} instructions scheduled and checked; \
-         {unscheduled_bad} had findings before scheduling"
+         {unscheduled_bad} had findings before scheduling; {waits} words wait, \
+         {stalls} cycles of stalls"
     );
     assert!(
         unscheduled_bad * 4 > programs,
