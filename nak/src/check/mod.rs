@@ -103,7 +103,6 @@ fn step(p: &Program, i: usize, st: &mut State, report: &mut dyn FnMut(Finding)) 
     }
     if x.decoded.is_none() {
         report(finding(
-            p,
             x,
             Code::Unknown,
             "the spec cannot decode this word: its registers are not checked".into(),
@@ -199,7 +198,7 @@ fn too_soon(
         w.text(p.sm),
         w.addr
     );
-    finding(p, x, Code::Latency, m)
+    finding(x, Code::Latency, m)
 }
 
 /// Reads and writes of registers a pending event still protects.
@@ -211,7 +210,7 @@ fn check_regs(p: &Program, x: &Instr, st: &State, report: &mut dyn FnMut(Finding
             let m = text
                 .replace("{reg}", &slot_reg(r).to_string())
                 .replace("{by}", &format!("`{}` (at {:#06x})", w.text(p.sm), w.addr));
-            finding(p, x, code, format!("{m}: no wait on {}", sbs(mask)))
+            finding(x, code, format!("{m}: no wait on {}", sbs(mask)))
         })
     };
     for r in x.reads.iter().flat_map(|s| s.slots()) {
@@ -238,7 +237,7 @@ fn report_all(report: &mut dyn FnMut(Finding), f: Option<Finding>) {
     }
 }
 
-fn finding(_p: &Program, x: &Instr, code: Code, message: String) -> Finding {
+fn finding(x: &Instr, code: Code, message: String) -> Finding {
     Finding {
         addr: x.addr,
         code,

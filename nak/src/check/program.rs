@@ -11,8 +11,8 @@ use crate::runtime::instr::Common;
 use crate::runtime::mem::MemKind;
 use crate::runtime::operand::{Reg, RegFile, SrcKind};
 
-/// Registers the checker tracks: R0..R254, UR0..UR62, P0..P6, UP0..UP6 at
-/// these offsets (the zero registers and barriers are not tracked).
+/// Registers the checker tracks: R0..R254, UR0..UR254, P0..P6, UP0..UP6
+/// at these offsets (the zero registers and barriers are not tracked).
 pub const REGS: usize = 528;
 
 /// `n` consecutive registers from `first` (a 64-bit value's pair, a
@@ -105,7 +105,7 @@ impl Instr {
     /// operand (`[sched] guard_latency`).
     pub fn guard_read_by_control(&self) -> Option<usize> {
         let (op, c) = self.decoded.as_ref()?;
-        if op.class() != "control" {
+        if !is_control(op) {
             return None;
         }
         c.guard.as_reg().and_then(slot)
@@ -164,18 +164,13 @@ fn instr(sm: u32, family: Family, addr: u64, word: u128, ctrl: Option<u32>) -> I
     let (mut reads, writes, late_writes) = decoded
         .as_ref()
         .map_or_else(Default::default, |(op, _)| footprint(op));
-    let class = decoded.as_ref().map_or("", |(op, _)| op.class());
-    let lands_late = class == "memory";
+    let lands_late = decoded.as_ref().is_some_and(|(op, _)| is_memory(op));
     let ctl = control::fields(family, ctrl);
-    let reads_at_issue = ctl.write_barrier.is_none() && !matches!(class, "memory" | "control");
+    let reads_at_issue =
+        ctl.write_barrier.is_none() && !decoded.as_ref().is_some_and(|(op, _)| reads_late(op));
     let latency = decoded.as_ref().and_then(|(op, _)| op.latency(sm));
     let guard_latency = decoded.as_ref().and_then(|(op, _)| op.guard_latency(sm));
-    let late = family.late_read_files();
-    let late_reads = reads
-        .iter()
-        .copied()
-        .filter(|s| late.contains(&s.first.file))
-        .collect();
+    let late_reads = late_read_spans(family, &reads);
     let guard = decoded.as_ref().map(|(_, c)| c.guard);
     let guard_reg = guard.and_then(|g| g.as_reg());
     let never = guard.is_some_and(|g| g.not && guard_reg.is_some_and(Reg::is_zero));
@@ -202,6 +197,35 @@ fn instr(sm: u32, family: Family, addr: u64, word: u128, ctrl: Option<u32>) -> I
         waits_on: if never { None } else { waits_on },
         decoded,
     }
+}
+
+/// A control op (a branch, an exit, a call): its guard must be ready
+/// earlier than an operand (`[sched] guard_latency`).
+pub fn is_control(op: &Op) -> bool {
+    op.class() == "control"
+}
+
+/// A memory op: its results come back from memory, after any late read of
+/// the registers they overwrite.
+pub fn is_memory(op: &Op) -> bool {
+    op.class() == "memory"
+}
+
+/// Memory and control ops read their sources after they issue: a read
+/// barrier covers those reads, and no fixed latency applies to them.
+pub fn reads_late(op: &Op) -> bool {
+    is_memory(op) || is_control(op)
+}
+
+/// The sources a read barrier covers: those in the family's `late_reads`
+/// register files.
+pub fn late_read_spans(family: Family, reads: &[Span]) -> Vec<Span> {
+    let late = family.late_read_files();
+    reads
+        .iter()
+        .copied()
+        .filter(|s| late.contains(&s.first.file))
+        .collect()
 }
 
 /// The registers an op reads and writes: each operand's register and as

@@ -24,8 +24,8 @@
 
 use super::PassError;
 use crate::backend::ir::{Function, Instr, VOp};
-use crate::check::program::{Span, footprint};
-use crate::isa::family_of;
+use crate::check::program::{Span, footprint, is_control, late_read_spans, reads_late};
+use crate::isa::{Family, family_of};
 use crate::runtime::control::{self, Fields};
 
 /// The scoreboard of results that land late, and of late reads.
@@ -37,6 +37,8 @@ const MAX_STALL: u32 = 15;
 /// What scheduling needs to know of one instruction.
 struct Facts {
     reads: Vec<Span>,
+    /// The sources a read barrier covers (`late_read_spans`).
+    late_reads: Vec<Span>,
     /// Registers it may write, and whether it is guarded (may not write).
     writes: Vec<Span>,
     guarded: bool,
@@ -57,7 +59,7 @@ pub fn schedule(f: &mut Function) -> Result<(), PassError> {
         let mut facts = b
             .instrs
             .iter()
-            .map(|i| facts(sm, i))
+            .map(|i| facts(sm, family, i))
             .collect::<Result<Vec<_>, _>>()?;
         place_waits(&mut facts);
         cover_latencies(&mut facts);
@@ -68,7 +70,7 @@ pub fn schedule(f: &mut Function) -> Result<(), PassError> {
     Ok(())
 }
 
-fn facts(sm: u32, i: &Instr) -> Result<Facts, PassError> {
+fn facts(sm: u32, family: Family, i: &Instr) -> Result<Facts, PassError> {
     let mut reads = Vec::new();
     if let Some(g) = i.guard.as_reg().filter(|g| !g.is_zero()) {
         reads.push(Span { first: g, n: 1 });
@@ -77,7 +79,7 @@ fn facts(sm: u32, i: &Instr) -> Result<Facts, PassError> {
         stall: 1,
         ..Fields::default()
     };
-    let (mut fixed, mut all_writes) = (Vec::new(), Vec::new());
+    let (mut fixed, mut all_writes, mut late_reads) = (Vec::new(), Vec::new(), Vec::new());
     let control = match &i.op {
         VOp::Hw(op) => {
             let (r, writes, late) = footprint(op);
@@ -85,8 +87,10 @@ fn facts(sm: u32, i: &Instr) -> Result<Facts, PassError> {
             // A predicate whose guard latency is not known waits out the
             // longest stall before it guards a control op.
             let guard = op.guard_latency(sm).map_or(MAX_STALL, u32::from);
-            let late_reads =
-                matches!(op.class(), "memory" | "control") && r.iter().any(|s| !s.first.is_zero());
+            if reads_late(op) {
+                late_reads = late_read_spans(family, &r);
+                late_reads.retain(|s| !s.first.is_zero());
+            }
             reads.extend(r);
             for w in writes.into_iter().filter(|w| !w.first.is_zero()) {
                 all_writes.push(w);
@@ -98,10 +102,10 @@ fn facts(sm: u32, i: &Instr) -> Result<Facts, PassError> {
                     None => {}
                 }
             }
-            if late_reads {
+            if !late_reads.is_empty() {
                 fields.read_barrier = Some(READ_SB);
             }
-            op.class() == "control"
+            is_control(op)
         }
         VOp::Bra(_) | VOp::Exit => true,
         other => {
@@ -115,6 +119,7 @@ fn facts(sm: u32, i: &Instr) -> Result<Facts, PassError> {
     }
     Ok(Facts {
         reads,
+        late_reads,
         writes: all_writes,
         guarded: i.guard.as_reg().is_some_and(|g| !g.is_zero()),
         control,
@@ -148,7 +153,7 @@ fn place_waits(facts: &mut [Facts]) {
             on_write_sb.extend(x.writes.iter().copied());
         }
         if x.fields.read_barrier.is_some() {
-            on_read_sb.extend(x.reads.iter().copied());
+            on_read_sb.extend(x.late_reads.iter().copied());
         }
     }
 }
