@@ -14,6 +14,8 @@ use crate::runtime::operand::{Reg, RegFile, SrcKind};
 /// Registers the checker tracks: R0..R254, UR0..UR254, P0..P6, UP0..UP6
 /// at these offsets (the zero registers and barriers are not tracked).
 pub const REGS: usize = 528;
+/// The slot of P0; P0..P6 then UP0..UP6 are the last slots.
+pub const PRED_BASE: usize = 512;
 
 /// `n` consecutive registers from `first` (a 64-bit value's pair, a
 /// vector load's four).
@@ -44,8 +46,8 @@ pub fn slot(r: Reg) -> Option<usize> {
     let (base, size) = match r.file {
         RegFile::Gpr => (0, 256),
         RegFile::UGpr => (256, 256),
-        RegFile::Pred => (512, 8),
-        RegFile::UPred => (520, 8),
+        RegFile::Pred => (PRED_BASE, 8),
+        RegFile::UPred => (PRED_BASE + 8, 8),
         RegFile::Bar => return None,
     };
     (usize::from(r.idx) < size).then_some(base + usize::from(r.idx))
@@ -56,8 +58,8 @@ pub fn slot_reg(s: usize) -> Reg {
     let (file, base) = match s {
         0..256 => (RegFile::Gpr, 0),
         256..512 => (RegFile::UGpr, 256),
-        512..520 => (RegFile::Pred, 512),
-        _ => (RegFile::UPred, 520),
+        PRED_BASE..520 => (RegFile::Pred, PRED_BASE),
+        _ => (RegFile::UPred, PRED_BASE + 8),
     };
     Reg {
         file,

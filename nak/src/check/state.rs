@@ -4,7 +4,7 @@
 //! done). Ages count the scoreboard's later events, so `DEPBAR.LE SBx, N`
 //! (the N newest may still run) can be applied.
 
-use crate::check::program::REGS;
+use crate::check::program::{PRED_BASE, REGS};
 
 /// Scoreboards per warp.
 pub const SBS: usize = 6;
@@ -197,7 +197,7 @@ impl State {
             self.ready[r] = cycles;
             self.ready_by[r] = by as u32;
         }
-        if !maybe || guard >= self.guard_ready[r] {
+        if r >= PRED_BASE && (!maybe || guard >= self.guard_ready[r]) {
             self.guard_ready[r] = guard;
         }
     }
@@ -208,7 +208,9 @@ impl State {
         if c == 0 {
             return;
         }
-        for t in self.ready.iter_mut().chain(self.guard_ready.iter_mut()) {
+        // Only predicates guard: their slots are the last ones.
+        let preds = &mut self.guard_ready[PRED_BASE..];
+        for t in self.ready.iter_mut().chain(preds.iter_mut()) {
             *t = t.saturating_sub(c);
         }
     }
