@@ -265,6 +265,53 @@ fn check(bencher: divan::Bencher, sm: u32) {
         });
 }
 
+/// The kernels of an SM one after another, repeated to at least `TARGET`
+/// instructions: one stream, as the 1,000,000-instruction row asks
+/// (branches are relative, so each kernel's targets stay inside it).
+fn kernel_stream(sm: u32) -> (Vec<u8>, usize) {
+    let ks = kernels(sm);
+    let count =
+        |k: &[u8]| nak::check::program::Program::decode(sm, k).map_or(0, |p| p.instrs.len());
+    let per_pass: usize = ks.iter().map(|k| count(k)).sum();
+    assert!(per_pass > 0, "no kernels for SM{sm}");
+    let passes = TARGET.div_ceil(per_pass);
+    let bytes: Vec<u8> = (0..passes)
+        .flat_map(|_| ks.iter().flatten().copied())
+        .collect();
+    (bytes, passes * per_pass)
+}
+
+/// `nak check` on one stream of over a million ptxas instructions.
+#[divan::bench(args = [50, 90])]
+fn check_stream(bencher: divan::Bencher, sm: u32) {
+    let (bytes, n) = kernel_stream(sm);
+    bencher
+        .counter(divan::counter::ItemsCount::new(n))
+        .bench(|| nak::check::check(sm, divan::black_box(&bytes)).map_or(0, |f| f.len()));
+}
+
+/// The scheduling pass on over a million legalized instructions: the
+/// covered corpus ops of an SM (control ops left out), in blocks of 32.
+#[divan::bench(args = [50, 90])]
+fn schedule(bencher: divan::Bencher, sm: u32) {
+    use nak::backend::ir::{Block, Function, Instr};
+    let ops: Vec<Op> = decoded(sm)
+        .into_iter()
+        .map(|(op, _)| op)
+        .filter(|op| op.class() != "control")
+        .collect();
+    let mut f = Function::new(sm);
+    for (b, chunk) in ops.chunks(32).enumerate() {
+        f.blocks.push(Block {
+            label: format!("bb{b}"),
+            instrs: chunk.iter().map(|op| Instr::hw(*op)).collect(),
+        });
+    }
+    bencher
+        .counter(divan::counter::ItemsCount::new(ops.len()))
+        .bench_local(|| nak::backend::passes::schedule::schedule(divan::black_box(&mut f)).is_ok());
+}
+
 fn main() {
     divan::main();
 }

@@ -62,7 +62,7 @@ fn main() -> Result<(), String> {
 /// The lines for instruction `i` of a block ending at `end`.
 fn survey(p: &Program, i: usize, end: usize, out: &mut impl Write) -> std::io::Result<()> {
     let x = &p.instrs[i];
-    let Some((op, _)) = x.decoded.as_ref().filter(|_| !x.never) else {
+    let Some((op, _)) = x.decoded(p.sm).filter(|_| !x.never) else {
         return Ok(());
     };
     let barrier = x.ctl.write_barrier.is_some();

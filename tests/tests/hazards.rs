@@ -293,7 +293,9 @@ fn branch_targets_are_the_printed_addresses() {
                 "{}",
                 k.function
             );
-            assert!(b.succs.len() <= 2 && (last.flow.kind != FlowKind::Next || b.succs.len() <= 1));
+            assert!(
+                b.succs().len() <= 2 && (last.flow.kind != FlowKind::Next || b.succs().len() <= 1)
+            );
         }
     }
     println!("{branches} branches");
@@ -329,4 +331,34 @@ fn guard_of_a_branch_waits_longer() {
     };
     assert_eq!(check_text(&program(12)), ["0x0010 LAT"]);
     assert!(check_text(&program(13)).is_empty());
+}
+
+/// Every form of every op on every SM: its registers fit the checker's
+/// inline span lists (`MAX_SPANS`), with the guard, so none is dropped.
+#[test]
+fn every_form_fits_the_span_lists() {
+    use nak::check::{program::footprint, spans::MAX_SPANS};
+    let mut most = (0, 0);
+    for &sm in nak::isa::ALL_SMS {
+        for w in nak::runtime::sample::sample_words(sm, &[], 1, 7) {
+            let (op, _) = nak::isa::decode(w, sm).expect("sampled words decode");
+            let (regs_in, regs_out) = (op.src_info().len() + 1, op.dst_info().len());
+            let (reads, writes, late) = footprint(&op);
+            let srcs = (0..op.src_info().len())
+                .filter(|&i| matches!(op.src(i).kind, nak::runtime::operand::SrcKind::Reg(_)))
+                .count();
+            assert_eq!(reads.len(), srcs, "SM{sm} {}: a source dropped", op.name());
+            assert_eq!(writes.len(), regs_out, "SM{sm} {}", op.name());
+            assert!(late.len() <= writes.len());
+            most = (most.0.max(regs_in), most.1.max(regs_out));
+        }
+    }
+    println!(
+        "most register sources with the guard: {}, destinations: {}",
+        most.0, most.1
+    );
+    assert!(
+        most.0 <= MAX_SPANS && most.1 <= MAX_SPANS,
+        "{most:?} > {MAX_SPANS}"
+    );
 }

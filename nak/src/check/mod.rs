@@ -7,6 +7,7 @@
 //! instruction sets and waits for are its own control bits.
 
 pub mod program;
+pub mod spans;
 pub mod state;
 
 use program::{Instr, Program, slot_reg};
@@ -57,40 +58,38 @@ pub fn check(sm: u32, bytes: &[u8]) -> Result<Vec<Finding>, String> {
 
 /// [`check`] on a decoded kernel (whose control fields a test may have
 /// changed to inject a fault).
+///
+/// Each block's state on entry is iterated to a fixed point: states only
+/// grow (events appear, ages fall, results are ready later), and all are
+/// bounded, so it ends. A block's findings are those of its last visit,
+/// made from its final entry state (a change re-queues the block), so a
+/// kernel without loops is walked once.
 pub fn check_program(p: &Program) -> Vec<Finding> {
-    let ins = fixed_point(p);
-    let mut out = Vec::new();
-    for (b, block) in p.blocks.iter().enumerate() {
-        let mut st = ins[b].clone();
+    let n = p.blocks.len();
+    let mut ins = vec![State::empty(); n];
+    let mut found: Vec<Vec<Finding>> = vec![Vec::new(); n];
+    let mut queued = vec![true; n];
+    let mut work: Vec<usize> = (0..n).rev().collect();
+    let mut st = State::empty();
+    while let Some(b) = work.pop() {
+        queued[b] = false;
+        let block = &p.blocks[b];
+        st.clone_from(&ins[b]);
+        let out = &mut found[b];
+        out.clear();
         for i in block.first..block.end {
             step(p, i, &mut st, &mut |f| out.push(f));
         }
-    }
-    out.sort_by_key(|f| (f.addr, f.code));
-    out
-}
-
-/// Each block's state on entry, once no path adds anything: states only
-/// grow (events appear, ages fall), and ages are bounded, so it ends.
-fn fixed_point(p: &Program) -> Vec<State> {
-    let mut ins: Vec<State> = p.blocks.iter().map(|_| State::empty()).collect();
-    let mut dirty = vec![true; p.blocks.len()];
-    let mut work: Vec<usize> = (0..p.blocks.len()).rev().collect();
-    while let Some(b) = work.pop() {
-        dirty[b] = false;
-        let block = &p.blocks[b];
-        let mut st = ins[b].clone();
-        for i in block.first..block.end {
-            step(p, i, &mut st, &mut |_| {});
-        }
-        for &s in &block.succs {
-            if ins[s].join(&st) && !dirty[s] {
-                dirty[s] = true;
+        for &s in block.succs() {
+            if ins[s].join(&st) && !queued[s] {
+                queued[s] = true;
                 work.push(s);
             }
         }
     }
-    ins
+    let mut out: Vec<Finding> = found.into_iter().flatten().collect();
+    out.sort_by_key(|f| (f.addr, f.code));
+    out
 }
 
 /// One instruction: its waits, its checks (each finding to `report`), and
@@ -101,7 +100,7 @@ fn step(p: &Program, i: usize, st: &mut State, report: &mut dyn FnMut(Finding)) 
     if let Some((sb, pending)) = x.waits_on {
         st.wait_until(sb, pending);
     }
-    if x.decoded.is_none() {
+    if !x.known {
         report(finding(
             x,
             Code::Unknown,
@@ -187,14 +186,14 @@ fn too_soon(
     x: &Instr,
     (verb, takes): (&str, &str),
     r: usize,
-    (left, need): (u8, u8),
+    (left, need): (u32, u8),
     by: usize,
 ) -> Finding {
     let w = &p.instrs[by];
     let m = format!(
         "{verb} {} {} cycles after `{}` (at {:#06x}) writes it; {takes} {need}",
         slot_reg(r),
-        need.saturating_sub(left),
+        u32::from(need).saturating_sub(left),
         w.text(p.sm),
         w.addr
     );

@@ -1,8 +1,7 @@
 //! A kernel as the hazard checker sees it: each instruction's registers,
 //! control fields and flow (all from the spec), and its basic blocks.
 
-use std::collections::HashMap;
-
+use crate::check::spans::Spans;
 use crate::dis::stream::for_each_word;
 use crate::isa::{self, Family, Op, family_of};
 use crate::runtime::control::{self, Fields};
@@ -26,15 +25,20 @@ pub struct Span {
 }
 
 impl Span {
-    /// The tracked slots it covers.
-    pub fn slots(self) -> impl Iterator<Item = usize> {
-        (0..self.n).filter_map(move |k| {
-            let idx = self.first.idx.checked_add(k)?;
-            slot(Reg {
-                file: self.first.file,
-                idx,
-            })
-        })
+    /// The tracked slots it covers: consecutive ones, up to the file's
+    /// zero register (the last of its file) or end.
+    pub fn slots(self) -> std::ops::Range<usize> {
+        let Some(first) = slot(self.first) else {
+            return 0..0;
+        };
+        let file = self.first.file;
+        let limit = if file.has_zero() {
+            file.zero_index()
+        } else {
+            0
+        };
+        let n = usize::from(self.n).min(usize::from(limit.saturating_sub(self.first.idx)));
+        first..first + n
     }
 }
 
@@ -70,17 +74,22 @@ pub fn slot_reg(s: usize) -> Reg {
 /// One instruction of the kernel.
 pub struct Instr {
     pub addr: u64,
-    /// The decoded op, None for a word the spec does not know.
-    pub decoded: Option<(Op, Common)>,
+    /// Its word and control value: decoded again for [`Instr::decoded`]
+    /// (keeping the op would double the size of a million-instruction
+    /// program).
+    word: u128,
+    ctrl: u32,
+    /// The spec decodes the word.
+    pub known: bool,
     pub ctl: Fields,
     /// Registers read (the guard among them), and those of them a read
     /// barrier covers (the family's `late_reads` files, not the guard).
-    pub reads: Vec<Span>,
-    pub late_reads: Vec<Span>,
+    pub reads: Spans,
+    pub late_reads: Spans,
     /// Registers written, and those of them a write barrier covers (not
     /// the op's `[sched] early` destinations).
-    pub writes: Vec<Span>,
-    pub late_writes: Vec<Span>,
+    pub writes: Spans,
+    pub late_writes: Spans,
     /// The result lands after a memory round trip (a `memory` class op):
     /// after any late read of the register it overwrites.
     pub lands_late: bool,
@@ -99,6 +108,8 @@ pub struct Instr {
     pub never: bool,
     pub flow: Flow,
     pub waits_on: Option<(u8, u8)>,
+    /// See [`Instr::guard_read_by_control`].
+    control_guard: Option<u16>,
 }
 
 impl Instr {
@@ -106,16 +117,21 @@ impl Instr {
     /// an exit) with one: such a guard must be ready earlier than an
     /// operand (`[sched] guard_latency`).
     pub fn guard_read_by_control(&self) -> Option<usize> {
-        let (op, c) = self.decoded.as_ref()?;
-        if !is_control(op) {
-            return None;
+        self.control_guard.map(usize::from)
+    }
+
+    /// The decoded op, None for a word the spec does not know.
+    pub fn decoded(&self, sm: u32) -> Option<(Op, Common)> {
+        let mut d = isa::decode(self.word, sm);
+        if let Some((_, c)) = &mut d {
+            c.ctrl = self.ctrl;
         }
-        c.guard.as_reg().and_then(slot)
+        d
     }
 
     /// Its text, for messages.
     pub fn text(&self, sm: u32) -> String {
-        match &self.decoded {
+        match &self.decoded(sm) {
             Some((op, c)) => {
                 let mut s = op.text(c, sm, self.addr);
                 crate::runtime::print::normalize_in_place(&mut s);
@@ -131,7 +147,16 @@ impl Instr {
 pub struct Block {
     pub first: usize,
     pub end: usize,
-    pub succs: Vec<usize>,
+    /// A branch's target, then the next block: at most two, kept inline.
+    succ: [usize; 2],
+    n_succs: u8,
+}
+
+impl Block {
+    /// The blocks control may go to next.
+    pub fn succs(&self) -> &[usize] {
+        &self.succ[..usize::from(self.n_succs)]
+    }
 }
 
 /// A kernel: its instructions and basic blocks (block 0 is the entry).
@@ -145,16 +170,24 @@ impl Program {
     /// Decode a raw stream of one kernel starting at address 0.
     pub fn decode(sm: u32, bytes: &[u8]) -> Result<Program, String> {
         let family = family_of(sm).ok_or_else(|| format!("SM{sm} is not covered"))?;
-        let mut instrs = Vec::new();
+        let words = bytes.len() / (family.width() as usize / 8);
+        let mut instrs = Vec::with_capacity(words);
+        let layout = control::Layout::of(family);
         for_each_word(sm, bytes, |addr, word, ctrl, _| {
-            instrs.push(instr(sm, family, addr, word, ctrl));
+            instrs.push(instr(sm, (family, &layout), addr, word, ctrl));
         })?;
         let blocks = blocks(&instrs);
         Ok(Program { sm, instrs, blocks })
     }
 }
 
-fn instr(sm: u32, family: Family, addr: u64, word: u128, ctrl: Option<u32>) -> Instr {
+fn instr(
+    sm: u32,
+    (family, layout): (Family, &control::Layout),
+    addr: u64,
+    word: u128,
+    ctrl: Option<u32>,
+) -> Instr {
     let ctrl = ctrl.unwrap_or_else(|| match family.control_in_word() {
         Some((lo, width)) => (word >> lo) as u32 & ((1u32 << width) - 1),
         None => 0,
@@ -167,9 +200,9 @@ fn instr(sm: u32, family: Family, addr: u64, word: u128, ctrl: Option<u32>) -> I
         .as_ref()
         .map_or_else(Default::default, |(op, _)| footprint(op));
     let lands_late = decoded.as_ref().is_some_and(|(op, _)| is_memory(op));
-    let ctl = control::fields(family, ctrl);
-    let reads_at_issue =
-        ctl.write_barrier.is_none() && !decoded.as_ref().is_some_and(|(op, _)| reads_late(op));
+    let control = decoded.as_ref().is_some_and(|(op, _)| is_control(op));
+    let ctl = layout.fields(ctrl);
+    let reads_at_issue = ctl.write_barrier.is_none() && !lands_late && !control;
     let latency = decoded.as_ref().and_then(|(op, _)| op.latency(sm));
     let guard_latency = decoded.as_ref().and_then(|(op, _)| op.guard_latency(sm));
     let late_reads = late_read_spans(family, &reads);
@@ -197,7 +230,13 @@ fn instr(sm: u32, family: Family, addr: u64, word: u128, ctrl: Option<u32>) -> I
         never,
         flow: if never { Flow::NEXT } else { flow },
         waits_on: if never { None } else { waits_on },
-        decoded,
+        control_guard: guard_reg
+            .filter(|_| control)
+            .and_then(slot)
+            .map(|s| s as u16),
+        known: decoded.is_some(),
+        word,
+        ctrl,
     }
 }
 
@@ -221,7 +260,7 @@ pub fn reads_late(op: &Op) -> bool {
 
 /// The sources a read barrier covers: those in the family's `late_reads`
 /// register files.
-pub fn late_read_spans(family: Family, reads: &[Span]) -> Vec<Span> {
+pub fn late_read_spans(family: Family, reads: &[Span]) -> Spans {
     let late = family.late_read_files();
     reads
         .iter()
@@ -235,10 +274,10 @@ pub fn late_read_spans(family: Family, reads: &[Span]) -> Vec<Span> {
 /// its size), and the writes a write barrier covers (all but the op's
 /// `[sched] early` destinations). Under-counting only hides hazards; it
 /// never invents one.
-pub fn footprint(op: &Op) -> (Vec<Span>, Vec<Span>, Vec<Span>) {
-    let mem = op.mem_access();
+pub fn footprint(op: &Op) -> (Spans, Spans, Spans) {
+    let mem = if is_memory(op) { op.mem_access() } else { None };
     let data_n = mem.map_or(1, |m| m.data_regs().max(1) as u8);
-    let mut reads = Vec::new();
+    let mut reads = Spans::default();
     for (i, info) in op.src_info().iter().enumerate() {
         if let SrcKind::Reg(r) = op.src(i).kind {
             let is_data = mem.is_some_and(|m| m.kind == MemKind::Store && m.data == r);
@@ -255,13 +294,14 @@ pub fn footprint(op: &Op) -> (Vec<Span>, Vec<Span>, Vec<Span>) {
             reads.push(Span { first: r, n });
         }
     }
-    let (mut writes, mut late) = (Vec::new(), Vec::new());
+    let (mut writes, mut late) = (Spans::default(), Spans::default());
+    let early = op.early_dsts();
     for (i, info) in op.dst_info().iter().enumerate() {
         let r = *op.dst(i);
         let is_data = mem.is_some_and(|m| m.kind == MemKind::Load && m.data == r);
         let n = if is_data { data_n } else { info.ty.regs() };
         writes.push(Span { first: r, n });
-        if !op.early_dsts().contains(&i) {
+        if !early.contains(&i) {
             late.push(Span { first: r, n });
         }
     }
@@ -272,19 +312,16 @@ pub fn footprint(op: &Op) -> (Vec<Span>, Vec<Span>, Vec<Span>) {
 /// at every branch or call target, and after every instruction that may
 /// not go on to the next.
 fn blocks(instrs: &[Instr]) -> Vec<Block> {
-    let at: HashMap<u64, usize> = instrs
-        .iter()
-        .enumerate()
-        .map(|(i, x)| (x.addr, i))
-        .collect();
+    // Addresses rise through the stream: a target is found by search.
+    let at = |addr: u64| instrs.binary_search_by_key(&addr, |x| x.addr).ok();
     let mut leader = vec![false; instrs.len() + 1];
     leader[0] = true;
     for (i, x) in instrs.iter().enumerate() {
         if x.flow.kind != FlowKind::Next {
             leader[i + 1] = true;
         }
-        if let Some(t) = x.flow.target.and_then(|t| at.get(&t)) {
-            leader[*t] = true;
+        if let Some(t) = x.flow.target.and_then(at) {
+            leader[t] = true;
         }
     }
     let starts: Vec<usize> = (0..instrs.len()).filter(|&i| leader[i]).collect();
@@ -293,16 +330,23 @@ fn blocks(instrs: &[Instr]) -> Vec<Block> {
     for (b, &first) in starts.iter().enumerate() {
         let end = starts.get(b + 1).copied().unwrap_or(instrs.len());
         let last = &instrs[end - 1];
-        let mut succs = Vec::new();
+        let (mut succ, mut n_succs) = ([0; 2], 0);
         if last.flow.kind == FlowKind::Branch
-            && let Some(&t) = last.flow.target.and_then(|t| at.get(&t))
+            && let Some(t) = last.flow.target.and_then(at)
         {
-            succs.push(block_of(t));
+            succ[0] = block_of(t);
+            n_succs = 1;
         }
         if end < instrs.len() && last.flow.falls_through(last.guarded) {
-            succs.push(b + 1);
+            succ[n_succs] = b + 1;
+            n_succs += 1;
         }
-        out.push(Block { first, end, succs });
+        out.push(Block {
+            first,
+            end,
+            succ,
+            n_succs: n_succs as u8,
+        });
     }
     out
 }

@@ -66,16 +66,44 @@ pub struct Fields {
 
 /// The fields of `ctrl` on `family` (zero where the family has none).
 pub fn fields(family: Family, ctrl: u32) -> Fields {
-    let barrier = |name| match get(ctrl, field(family, name)) {
-        Some(b) if b < 7 => Some(b as u8),
-        _ => None,
-    };
-    Fields {
-        stall: get(ctrl, field(family, "stall")).unwrap_or(0),
-        yield_bit: get(ctrl, field(family, "yield")) == Some(1),
-        write_barrier: barrier("write_barrier"),
-        read_barrier: barrier("read_barrier"),
-        wait: get(ctrl, field(family, "wait")).unwrap_or(0) as u8,
+    Layout::of(family).fields(ctrl)
+}
+
+/// Where a family keeps each scheduling field, looked up once for a
+/// stream of words (the names are searched in the family's table).
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    stall: Option<(u32, u32)>,
+    yield_bit: Option<(u32, u32)>,
+    write_barrier: Option<(u32, u32)>,
+    read_barrier: Option<(u32, u32)>,
+    wait: Option<(u32, u32)>,
+}
+
+impl Layout {
+    pub fn of(family: Family) -> Layout {
+        Layout {
+            stall: field(family, "stall"),
+            yield_bit: field(family, "yield"),
+            write_barrier: field(family, "write_barrier"),
+            read_barrier: field(family, "read_barrier"),
+            wait: field(family, "wait"),
+        }
+    }
+
+    /// The fields of `ctrl` (zero where the family has none).
+    pub fn fields(&self, ctrl: u32) -> Fields {
+        let barrier = |f| match get(ctrl, f) {
+            Some(b) if b < 7 => Some(b as u8),
+            _ => None,
+        };
+        Fields {
+            stall: get(ctrl, self.stall).unwrap_or(0),
+            yield_bit: get(ctrl, self.yield_bit) == Some(1),
+            write_barrier: barrier(self.write_barrier),
+            read_barrier: barrier(self.read_barrier),
+            wait: get(ctrl, self.wait).unwrap_or(0) as u8,
+        }
     }
 }
 

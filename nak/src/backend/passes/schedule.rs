@@ -88,7 +88,7 @@ fn facts(sm: u32, family: Family, i: &Instr) -> Result<Facts, PassError> {
             // longest stall before it guards a control op.
             let guard = op.guard_latency(sm).map_or(MAX_STALL, u32::from);
             if reads_late(op) {
-                late_reads = late_read_spans(family, &r);
+                late_reads = late_read_spans(family, &r).to_vec();
                 late_reads.retain(|s| !s.first.is_zero());
             }
             reads.extend(r);
