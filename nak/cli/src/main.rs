@@ -417,13 +417,12 @@ fn dis(sm: Option<&str>, file: &Path, ctrl: bool) -> ExitCode {
         return dis_cubin(head, &mut input, file, sm, ctrl);
     }
     let Some(sm) = sm else {
-        return fail(
-            2,
-            format_args!(
-                "{}: a raw instruction stream needs --sm (only a cubin names its SM)",
-                file.display()
-            ),
-        );
+        let why = if kind == nak::cubin::InputKind::Gzip {
+            "this is gzip-compressed: decompress it first (`gunzip -k FILE`)"
+        } else {
+            "a raw instruction stream needs --sm (only a cubin names its SM)"
+        };
+        return fail(2, format_args!("{}: {why}", file.display()));
     };
     if let Ok(m) = input.metadata()
         && m.is_file()
@@ -450,7 +449,10 @@ fn dis_cubin(
     ctrl: bool,
 ) -> ExitCode {
     if ctrl {
-        return fail(2, "--ctrl applies to raw streams; a cubin's listing shows the control bits in its hex column");
+        return fail(
+            2,
+            "--ctrl applies to raw streams; a cubin's listing shows the control bits in its hex column",
+        );
     }
     if let Err(e) = std::io::Read::read_to_end(input, &mut bytes) {
         return fail(2, format_args!("cannot read {}: {e}", file.display()));

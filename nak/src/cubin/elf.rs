@@ -16,7 +16,7 @@ pub struct TextSection<'a> {
     pub name: String,
     pub data: &'a [u8],
     pub align: u64,
-    /// `sh_info`'s top byte: the register count (ABI v1 files only).
+    /// `sh_info`: its top byte is the register count (ptxas, up to SM89).
     pub info: u32,
 }
 
@@ -53,7 +53,11 @@ impl<'a> Cubin<'a> {
         let endian = header.endian().map_err(bad)?;
         let abi_v2 = header.e_ident().abi_version >= ABI_V2;
         let flags = header.e_flags(endian);
-        let sm = if abi_v2 { (flags >> 8) & 0xff } else { flags & 0xff };
+        let sm = if abi_v2 {
+            (flags >> 8) & 0xff
+        } else {
+            flags & 0xff
+        };
         let sections = header.sections(endian, data).map_err(bad)?;
         let mut texts = Vec::new();
         let mut infos = Vec::new();

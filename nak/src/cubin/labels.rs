@@ -89,7 +89,12 @@ impl Labels {
         if let Some(f) = self.funcs_exact.get(s).and_then(|m| m.get(&t)) {
             return Some(f.clone());
         }
-        let pos = self.hoist.get(s).and_then(|h| h.get(&t)).copied().unwrap_or(t);
+        let pos = self
+            .hoist
+            .get(s)
+            .and_then(|h| h.get(&t))
+            .copied()
+            .unwrap_or(t);
         self.at(s, pos)
     }
 }

@@ -151,18 +151,14 @@ fn read_section<'a>(
     let mut funcs_at = HashMap::new();
     let mut funcs_exact = HashMap::new();
     for f in cubin.functions_in(text.index) {
-        // On Maxwell a function at a scheduling word starts at its first
-        // instruction.
-        let pos = if bundled && f.value % (4 * wb) == 0 {
-            f.value + wb
-        } else {
-            f.value
-        };
-        funcs_at.insert(pos, f.name.clone());
+        funcs_at.insert(func_pos(family, f.value), f.name.clone());
         funcs_exact.insert(f.value, f.name.clone());
     }
     let facts = SectionFacts {
-        targets: lines.iter().filter_map(|l| Some(l.target.as_ref()?.1)).collect(),
+        targets: lines
+            .iter()
+            .filter_map(|l| Some(l.target.as_ref()?.1))
+            .collect(),
         info_offsets,
         funcs_at,
         funcs_exact,
@@ -175,6 +171,17 @@ fn read_section<'a>(
         indirect,
     };
     (section, facts)
+}
+
+/// Where a function at `value` starts for nvdisasm's label bookkeeping:
+/// on Maxwell, one at a scheduling word starts at the word's first
+/// instruction (so a function ending there gets a label of its own).
+fn func_pos(family: Family, value: u64) -> u64 {
+    let wb = u64::from(family.width() / 8);
+    match family.bundle() {
+        Some(n) if value.is_multiple_of(wb * (u64::from(n) + 1)) => value + wb,
+        _ => value,
+    }
 }
 
 /// Where `text` (printed at its address) and `moved` (printed `SHIFT`
@@ -228,7 +235,10 @@ fn header(cubin: &Cubin, out: &mut String) {
             parts.push("EF_CUDA_64BIT_ADDRESS".to_string());
         }
         parts.push(format!("EF_CUDA_SM{}", f & 0xff));
-        parts.push(format!("EF_CUDA_VIRTUAL_SM(EF_CUDA_SM{})", (f >> 16) & 0xff));
+        parts.push(format!(
+            "EF_CUDA_VIRTUAL_SM(EF_CUDA_SM{})",
+            (f >> 16) & 0xff
+        ));
         let _ = writeln!(out, "\t.headerflags\t@\"{}\"", parts.join(" "));
     }
     let _ = write!(out, "\t.elftype\t@\"{elftype}\"\n\n");
@@ -246,10 +256,18 @@ fn print_section(
     out: &mut String,
 ) {
     let name = &s.text.name;
-    let _ = writeln!(out, "\n//--------------------- {name:<25} --------------------------");
+    let _ = writeln!(
+        out,
+        "\n//--------------------- {name:<25} --------------------------"
+    );
     let _ = writeln!(out, "\t.section\t{name},\"ax\",@progbits");
-    if !cubin.abi_v2 {
-        let _ = writeln!(out, "\t.sectioninfo\t@\"SHI_REGISTERS={}\"", s.text.info >> 24);
+    // ptxas keeps the register count in `sh_info`'s top byte up to SM89.
+    if s.text.info >> 24 != 0 {
+        let _ = writeln!(
+            out,
+            "\t.sectioninfo\t@\"SHI_REGISTERS={}\"",
+            s.text.info >> 24
+        );
     }
     let _ = writeln!(out, "\t.align\t{}", s.text.align);
     let wb = u64::from(family.width() / 8);
@@ -260,7 +278,7 @@ fn print_section(
         let e = value.wrapping_add(size);
         facts
             .funcs_at
-            .get(&if bundled && e % (4 * wb) == 0 { e + wb } else { e })
+            .get(&func_pos(family, e))
             .filter(|n| n.as_str() != fname)
             .cloned()
             .or_else(|| labels.at(i, e))
@@ -285,7 +303,11 @@ fn print_section(
             }
             let _ = writeln!(out, "        .type           {},@function", f.name);
             let to = size_end(f.value, f.size, &f.name);
-            let _ = writeln!(out, "        .size           {},({to} - {})", f.name, f.name);
+            let _ = writeln!(
+                out,
+                "        .size           {},({to} - {})",
+                f.name, f.name
+            );
             if entry {
                 let _ = writeln!(
                     out,
@@ -306,6 +328,8 @@ fn print_section(
         }
         directives(pos, out, false);
     };
+    // The hex of a `}` line comes after the next instruction's labels.
+    let mut pending: Option<String> = None;
     for l in &s.lines {
         // On Maxwell a bundle's scheduling word comes first, after the
         // labels of the bundle's address and of its first instruction.
@@ -313,12 +337,17 @@ fn print_section(
             Some(sw) if bundled && l.addr % (4 * wb) == wb => {
                 marks(l.addr - wb, out);
                 marks(l.addr, out);
+                out.push_str(&pending.take().unwrap_or_default());
                 let _ = writeln!(out, "{:>w$}/* {sw:#018x} */", "", w = PAD);
             }
-            _ => marks(l.addr, out),
+            _ => {
+                marks(l.addr, out);
+                out.push_str(&pending.take().unwrap_or_default());
+            }
         }
-        print_line(family, i, l, s, labels, out);
+        pending = print_line(family, i, l, s, labels, out);
     }
+    out.push_str(&pending.take().unwrap_or_default());
     if let Some(l) = labels.at(i, end) {
         let _ = writeln!(out, "{l}:");
     }
@@ -329,8 +358,17 @@ fn print_section(
 /// comparison normalizes blanks).
 const PAD: usize = 112;
 
-/// `/*ADDR*/ TEXT ;  /* HEX */` (and the upper half on SM70+).
-fn print_line(family: Family, i: usize, l: &Line, s: &Section, labels: &Labels, out: &mut String) {
+/// `/*ADDR*/ TEXT ;  /* HEX */` (and the upper half on SM70+). A line
+/// that closes a dual-issue pair (`}`) returns its hex line instead: it
+/// comes after the labels of the next instruction.
+fn print_line(
+    family: Family,
+    i: usize,
+    l: &Line,
+    s: &Section,
+    labels: &Labels,
+    out: &mut String,
+) -> Option<String> {
     let mut text = l.text.clone();
     if let Some((range, t)) = &l.target
         && let Some(name) = labels.name(i, *t)
@@ -355,7 +393,7 @@ fn print_line(family: Family, i: usize, l: &Line, s: &Section, labels: &Labels, 
         }
     });
     let field = if l.opens {
-        format!("         {{{guard:>9} ")
+        format!("         {{{guard:>8} ")
     } else {
         format!("{guard:>18} ")
     };
@@ -370,20 +408,26 @@ fn print_line(family: Family, i: usize, l: &Line, s: &Section, labels: &Labels, 
     let lo = l.word as u64;
     if l.closes {
         let _ = writeln!(out, "{line}");
-        let _ = writeln!(out, "{:>w$}/* {lo:#018x} */", "", w = PAD);
-    } else {
-        let _ = writeln!(out, "{line:<w$}/* {lo:#018x} */", w = PAD);
+        return Some(format!("{:>w$}/* {lo:#018x} */\n", "", w = PAD));
     }
+    // At least one blank before the hex, as nvdisasm's column is past its
+    // longest line.
+    let _ = writeln!(out, "{line:<w$} /* {lo:#018x} */", w = PAD - 1);
     if family.width() == 128 {
         let hi = (l.word >> 64) as u64;
         let _ = writeln!(out, "{:>w$}/* {hi:#018x} */", "", w = PAD);
     }
+    None
 }
 
 /// The `SYMBOLS` block: undefined objects, textures and surfaces.
 fn undefined_symbols(cubin: &Cubin, out: &mut String) {
     let mut body = String::new();
-    for s in cubin.symbols.iter().filter(|s| s.section == 0 && !s.name.is_empty()) {
+    for s in cubin
+        .symbols
+        .iter()
+        .filter(|s| s.section == 0 && !s.name.is_empty())
+    {
         let kind = match s.kind {
             object::elf::STT_OBJECT => "@object",
             10 => "@\"STT_CUDA_TEXTURE\"",

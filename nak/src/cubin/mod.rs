@@ -17,8 +17,11 @@ pub enum InputKind {
     /// A fatbinary (magic 0xBA55ED50, little-endian), the container nvcc
     /// embeds cubins in.
     Fatbin,
-    /// PTX source text (`.version`, `.target` or a `//` comment first).
+    /// PTX source text (`.version` or `.target` first, after comments).
     Ptx,
+    /// A gzip-compressed file (or a raw stream that starts alike: with
+    /// `--sm` it is read as one).
+    Gzip,
     /// Anything else: a raw instruction stream.
     Raw,
 }
@@ -31,6 +34,9 @@ pub fn input_kind(head: &[u8]) -> InputKind {
     }
     if head.starts_with(&0xBA55_ED50u32.to_le_bytes()) {
         return InputKind::Fatbin;
+    }
+    if head.starts_with(&[0x1f, 0x8b]) {
+        return InputKind::Gzip;
     }
     let text = String::from_utf8_lossy(head);
     let first = text
