@@ -148,7 +148,8 @@ fn a_fatbin_or_ptx_says_what_to_run() {
 
 #[test]
 fn a_gzip_file_says_to_decompress_it() {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/cubins/sm_90/barriers.cubin.gz");
+    let p =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/cubins/sm_90/barriers.cubin.gz");
     fails_with(&[p.to_str().expect("utf-8")], "gunzip");
 }
 

@@ -32,6 +32,15 @@ pub struct Symbol {
     pub section: usize,
 }
 
+/// A relocation of a code section: the linker writes the address of
+/// `symbol` (plus `addend`) into the instruction at `offset`.
+pub struct Reloc {
+    pub section: usize,
+    pub offset: u64,
+    pub symbol: String,
+    pub addend: i64,
+}
+
 /// A whole cubin as a listing reads it.
 pub struct Cubin<'a> {
     pub sm: u32,
@@ -43,6 +52,7 @@ pub struct Cubin<'a> {
     pub symbols: Vec<Symbol>,
     /// `.nv.info.NAME` section data by kernel name.
     pub infos: Vec<(String, &'a [u8])>,
+    pub relocs: Vec<Reloc>,
 }
 
 impl<'a> Cubin<'a> {
@@ -61,9 +71,29 @@ impl<'a> Cubin<'a> {
         let sections = header.sections(endian, data).map_err(bad)?;
         let mut texts = Vec::new();
         let mut infos = Vec::new();
+        // (section, offset, symbol index, addend)
+        let mut raw_relocs: Vec<(usize, u64, u32, i64)> = Vec::new();
         for (index, sh) in sections.enumerate() {
             let name = sections.section_name(endian, sh).map_err(bad)?;
             let name = String::from_utf8_lossy(name).into_owned();
+            let target = sh.sh_info(endian) as usize;
+            let past = |_| format!("relocation section {name} runs past the end of the file");
+            if let Some((rels, _)) = sh.rel(endian, data).map_err(past)? {
+                raw_relocs.extend(
+                    rels.iter()
+                        .map(|r| (target, r.r_offset.get(endian), r.r_sym(endian), 0)),
+                );
+            }
+            if let Some((relas, _)) = sh.rela(endian, data).map_err(past)? {
+                raw_relocs.extend(relas.iter().map(|r| {
+                    (
+                        target,
+                        r.r_offset.get(endian),
+                        r.r_sym(endian, false),
+                        r.r_addend.get(endian),
+                    )
+                }));
+            }
             if sh.sh_type(endian) == elf::SHT_NOBITS {
                 continue;
             }
@@ -108,7 +138,20 @@ impl<'a> Cubin<'a> {
                 section: usize::from(sym.st_shndx(endian)),
             });
         }
+        let relocs = raw_relocs
+            .into_iter()
+            .filter_map(|(section, offset, sym, addend)| {
+                let symbol = symbols.get(sym as usize)?.name.clone();
+                Some(Reloc {
+                    section,
+                    offset,
+                    symbol,
+                    addend,
+                })
+            })
+            .collect();
         Ok(Cubin {
+            relocs,
             sm,
             flags,
             abi_v2,

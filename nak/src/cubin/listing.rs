@@ -35,6 +35,8 @@ struct Line {
 /// One section's instructions and, on Maxwell, its scheduling words.
 struct Section<'a> {
     text: &'a TextSection<'a>,
+    /// Relocations of the section: offset and symbol (addend zero only).
+    relocs: Vec<(u64, String)>,
     lines: Vec<Line>,
     sched: HashMap<u64, u64>,
     indirect: Vec<Indirect>,
@@ -164,7 +166,14 @@ fn read_section<'a>(
         funcs_exact,
         hoist,
     };
+    let relocs = cubin
+        .relocs
+        .iter()
+        .filter(|r| r.section == text.index && r.addend == 0)
+        .map(|r| (r.offset, r.symbol.clone()))
+        .collect();
     let section = Section {
+        relocs,
         text,
         lines,
         sched,
@@ -375,6 +384,9 @@ fn print_line(
     {
         text.replace_range(range.clone(), &format!("`({name})"));
     }
+    if let Some(sym) = reloc_at(s, l.addr, u64::from(family.width() / 8)) {
+        text = with_symbol(&text, sym);
+    }
     let (guard, body) = match text.split_once(' ') {
         Some((g, rest)) if g.starts_with('@') => (g, rest.to_string()),
         _ => ("", text.clone()),
@@ -418,6 +430,23 @@ fn print_line(
         let _ = writeln!(out, "{:>w$}/* {hi:#018x} */", "", w = PAD);
     }
     None
+}
+
+/// The symbol a relocation writes into the instruction at `addr`.
+fn reloc_at<'s>(s: &'s Section, addr: u64, wb: u64) -> Option<&'s str> {
+    s.relocs
+        .iter()
+        .find(|(o, _)| (addr..addr + wb).contains(o))
+        .map(|(_, n)| n.as_str())
+}
+
+/// nvdisasm names the symbol a relocation fills an immediate with: the
+/// text's last operand, when it is the zero the linker overwrites.
+fn with_symbol(text: &str, sym: &str) -> String {
+    match text.rsplit_once(' ') {
+        Some((head, "0x0")) => format!("{head} `({sym})"),
+        _ => text.to_string(),
+    }
 }
 
 /// The `SYMBOLS` block: undefined objects, textures and surfaces.
