@@ -100,7 +100,6 @@ fn read_section<'a>(
     let mut sched = HashMap::new();
     let bundled = family.bundle().is_some();
     let wb = (family.width() / 8) as u64;
-    let text = section;
     let data = section.data;
     let _ = stream::for_each_word(sm, data, |addr, word, ctrl, _| {
         let d = Decoded {
@@ -143,7 +142,7 @@ fn read_section<'a>(
             closes,
         });
     });
-    let (info_offsets, indirect) = nvinfo::label_offsets(cubin.info_of(text), all_kinds);
+    let (info_offsets, indirect) = nvinfo::label_offsets(cubin.info_of(section), all_kinds);
     let mut hoist = HashMap::new();
     for pair in lines.windows(2) {
         if pair[0].opens {
@@ -152,7 +151,7 @@ fn read_section<'a>(
     }
     let mut funcs_at = HashMap::new();
     let mut funcs_exact = HashMap::new();
-    for f in cubin.functions_in(text.index) {
+    for f in cubin.functions_in(section.index) {
         funcs_at.insert(func_pos(family, f.value), f.name.clone());
         funcs_exact.insert(f.value, f.name.clone());
     }
@@ -169,17 +168,17 @@ fn read_section<'a>(
     let relocs = cubin
         .relocs
         .iter()
-        .filter(|r| r.section == text.index && r.addend == 0)
+        .filter(|r| r.section == section.index && r.addend == 0)
         .map(|r| (r.offset, r.symbol.clone()))
         .collect();
-    let section = Section {
+    let listed = Section {
         relocs,
-        text,
+        text: section,
         lines,
         sched,
         indirect,
     };
-    (section, facts)
+    (listed, facts)
 }
 
 /// Where a function at `value` starts for nvdisasm's label bookkeeping:
@@ -188,7 +187,7 @@ fn read_section<'a>(
 fn func_pos(family: Family, value: u64) -> u64 {
     let wb = u64::from(family.width() / 8);
     match family.bundle() {
-        Some(n) if value.is_multiple_of(wb * (u64::from(n) + 1)) => value + wb,
+        Some(n) if value.is_multiple_of(wb * (u64::from(n) + 1)) => value.wrapping_add(wb),
         _ => value,
     }
 }
