@@ -24,11 +24,13 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Disassemble a raw instruction stream: one `HEX<TAB>TEXT` line each.
+    /// Disassemble a raw instruction stream (one `HEX<TAB>TEXT` line each)
+    /// or a cubin (an ELF file, listed as `nvdisasm -c -hex` lists it).
     Dis {
-        /// Target SM: 90, sm_90 or SM90.
+        /// Target SM: 90, sm_90 or SM90. Required for a raw stream; for a
+        /// cubin it comes from the ELF header and, if given, must match.
         #[arg(long)]
-        sm: String,
+        sm: Option<String>,
         /// Print each instruction's control bits before its text, as
         /// `[B------:R-:W-:Y:S04]` (wait mask, read and write barrier,
         /// yield, stall; see the README), which `nak asm` reads back.
@@ -347,7 +349,7 @@ fn main() -> ExitCode {
             global,
             file,
         } => run_cmd::run_cmd(&file, sm.as_deref(), lanes, global),
-        Cmd::Dis { sm, ctrl, file } => dis(&sm, &file, ctrl),
+        Cmd::Dis { sm, ctrl, file } => dis(sm.as_deref(), &file, ctrl),
         Cmd::Asm { sm, file, out } => asm(&sm, &file, &out),
         Cmd::Check { sm, file } => check_cmd::run(&sm, &file),
     }
@@ -389,17 +391,38 @@ fn sample(sm: &str, ops: Option<&str>, per_form: usize, seed: u64, out: &Path) -
     }
 }
 
-/// `nak dis`: the stream file's listing on stdout, read as it is printed
-/// (see `disassemble_reader`), after a length check so a truncated file
-/// fails before any output.
-fn dis(sm: &str, file: &Path, ctrl: bool) -> ExitCode {
-    let sm = match parse_sm(sm) {
+/// `nak dis`: a cubin's listing (see [`dis_cubin`]), or the stream
+/// file's listing on stdout, read as it is printed (see
+/// `disassemble_reader`), after a length check so a truncated file fails
+/// before any output.
+fn dis(sm: Option<&str>, file: &Path, ctrl: bool) -> ExitCode {
+    let sm = match sm.map(parse_sm).transpose() {
         Ok(s) => s,
         Err(e) => return fail(2, e),
     };
     let mut input = match std::fs::File::open(file) {
         Ok(f) => f,
         Err(e) => return fail(2, format_args!("cannot read {}: {e}", file.display())),
+    };
+    use std::io::Read;
+    let mut head = Vec::new();
+    if let Err(e) = input.by_ref().take(256).read_to_end(&mut head) {
+        return fail(2, format_args!("cannot read {}: {e}", file.display()));
+    }
+    let kind = nak::cubin::input_kind(&head);
+    if let Some(why) = nak::cubin::refusal(kind) {
+        return fail(2, format_args!("{}: {why}", file.display()));
+    }
+    if kind == nak::cubin::InputKind::Elf {
+        return dis_cubin(head, &mut input, file, sm, ctrl);
+    }
+    let Some(sm) = sm else {
+        let why = if kind == nak::cubin::InputKind::Gzip {
+            "this is gzip-compressed: decompress it first (`gunzip -k FILE`)"
+        } else {
+            "a raw instruction stream needs --sm (only a cubin names its SM)"
+        };
+        return fail(2, format_args!("{}: {why}", file.display()));
     };
     if let Ok(m) = input.metadata()
         && m.is_file()
@@ -408,17 +431,52 @@ fn dis(sm: &str, file: &Path, ctrl: bool) -> ExitCode {
         return fail(1, format_args!("{}: {e}", file.display()));
     }
     // Block-sized writes from whichever thread completes a run.
-    match nak::dis::listing::disassemble_reader_with(sm, &mut input, &mut std::io::stdout(), ctrl) {
-        Ok(unknown) => {
-            if unknown > 0 {
-                eprintln!("{unknown} instruction(s) with an encoding the spec does not know");
-            }
-            ExitCode::SUCCESS
-        }
+    let mut whole = (&head[..]).chain(input);
+    match nak::dis::listing::disassemble_reader_with(sm, &mut whole, &mut std::io::stdout(), ctrl) {
+        Ok(unknown) => unknown_note(unknown),
         // A closed pipe (`nak dis ... | head`) is not an error.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => fail(1, format_args!("{}: {e}", file.display())),
     }
+}
+
+/// `nak dis` of a cubin: the whole file is read, then listed.
+fn dis_cubin(
+    mut bytes: Vec<u8>,
+    input: &mut std::fs::File,
+    file: &Path,
+    sm: Option<u32>,
+    ctrl: bool,
+) -> ExitCode {
+    if ctrl {
+        return fail(
+            2,
+            "--ctrl applies to raw streams; a cubin's listing shows the control bits in its hex column",
+        );
+    }
+    if let Err(e) = std::io::Read::read_to_end(input, &mut bytes) {
+        return fail(2, format_args!("cannot read {}: {e}", file.display()));
+    }
+    match nak::cubin::disassemble(&bytes, sm) {
+        Ok((text, unknown)) => {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                Ok(()) => unknown_note(unknown),
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => fail(1, e),
+            }
+        }
+        Err(e) => fail(1, format_args!("{}: {e}", file.display())),
+    }
+}
+
+/// Success, with the count of unknown encodings on stderr when any.
+fn unknown_note(unknown: usize) -> ExitCode {
+    if unknown > 0 {
+        eprintln!("{unknown} instruction(s) with an encoding the spec does not know");
+    }
+    ExitCode::SUCCESS
 }
 
 /// `nak asm`: assemble a text file into a stream file; every bad line is
