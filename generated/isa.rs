@@ -4912,6 +4912,9 @@ impl Family {
         match self {
             Family::Sm50 => {
                 match field_lo {
+                    20u32 => Some(18u32),
+                    39u32 => Some(19u32),
+                    8u32 => Some(17u32),
                     _ => None,
                 }
             }
@@ -6409,8 +6412,12 @@ fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpFfma, 8 > (w, sm)
     );
     try_form!(
-        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpDset, 1 > (w, sm)
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 60 | 61 | 62) =>
+        decode_form:: < OpDset, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 53) =>
+        decode_form:: < OpDset, 4 > (w, sm)
     );
     try_form!(
         w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
@@ -6428,8 +6435,12 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpFfma, 8 > (w, sm)
     );
     try_form!(
-        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpDset, 1 > (w, sm)
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 60 | 61 | 62) =>
+        decode_form:: < OpDset, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 53) =>
+        decode_form:: < OpDset, 4 > (w, sm)
     );
     try_form!(
         w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
@@ -6501,8 +6512,12 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpBfi, 1 > (w, sm)
     );
     try_form!(
-        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpDsetp, 8 > (w, sm)
+        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 60 | 61 | 62) =>
+        decode_form:: < OpDsetp, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 53) =>
+        decode_form:: < OpDsetp, 11 > (w, sm)
     );
     try_form!(
         w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -6556,8 +6571,12 @@ fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpBfi, 1 > (w, sm)
     );
     try_form!(
-        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpDsetp, 8 > (w, sm)
+        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 60 | 61 | 62) =>
+        decode_form:: < OpDsetp, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 53) =>
+        decode_form:: < OpDsetp, 11 > (w, sm)
     );
     try_form!(
         w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -6675,8 +6694,12 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpImnmx, 8 > (w, sm)
     );
     try_form!(
-        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpDmnmx, 1 > (w, sm)
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 60 | 61 | 62) =>
+        decode_form:: < OpDmnmx, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 53) =>
+        decode_form:: < OpDmnmx, 4 > (w, sm)
     );
     try_form!(
         w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -6790,8 +6813,12 @@ fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpImnmx, 8 > (w, sm)
     );
     try_form!(
-        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpDmnmx, 1 > (w, sm)
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 60 | 61 | 62) =>
+        decode_form:: < OpDmnmx, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 53) =>
+        decode_form:: < OpDmnmx, 4 > (w, sm)
     );
     try_form!(
         w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -6897,8 +6924,12 @@ fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpFfma, 9 > (w, sm)
     );
     try_form!(
-        w & 0xff80000000000000 == 0x4900000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpDset, 2 > (w, sm)
+        w & 0xff80000000000000 == 0x4900000000000000 && matches!(sm, 60 | 61 | 62) =>
+        decode_form:: < OpDset, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xff80000000000000 == 0x4900000000000000 && matches!(sm, 50 | 52 | 53) =>
+        decode_form:: < OpDset, 5 > (w, sm)
     );
     try_form!(
         w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
@@ -6943,8 +6974,12 @@ fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpBfi, 2 > (w, sm)
     );
     try_form!(
-        w & 0xfff0800000000000 == 0x4b80000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpDsetp, 9 > (w, sm)
+        w & 0xfff0800000000000 == 0x4b80000000000000 && matches!(sm, 60 | 61 | 62) =>
+        decode_form:: < OpDsetp, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0800000000000 == 0x4b80000000000000 && matches!(sm, 50 | 52 | 53) =>
+        decode_form:: < OpDsetp, 12 > (w, sm)
     );
     try_form!(
         w & 0xfff0800000000000 == 0x4b40000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -7058,8 +7093,12 @@ fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpIscadd, 2 > (w, sm)
     );
     try_form!(
-        w & 0xfffc180000000000 == 0x4c50000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpDmnmx, 2 > (w, sm)
+        w & 0xfffc180000000000 == 0x4c50000000000000 && matches!(sm, 60 | 61 | 62) =>
+        decode_form:: < OpDmnmx, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc180000000000 == 0x4c50000000000000 && matches!(sm, 50 | 52 | 53) =>
+        decode_form:: < OpDmnmx, 5 > (w, sm)
     );
     try_form!(
         w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -7330,8 +7369,12 @@ fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
-        w & 0xff80007ff0000000 == 0x5900000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpDset, 0 > (w, sm)
+        w & 0xff80007ff0000000 == 0x5900000000000000 && matches!(sm, 60 | 61 | 62) =>
+        decode_form:: < OpDset, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xff80007ff0000000 == 0x5900000000000000 && matches!(sm, 50 | 52 | 53) =>
+        decode_form:: < OpDset, 3 > (w, sm)
     );
     try_form!(
         w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
@@ -7376,8 +7419,12 @@ fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpPrmt, 7 > (w, sm)
     );
     try_form!(
-        w & 0xfff0807ff0000000 == 0x5b80000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpDsetp, 7 > (w, sm)
+        w & 0xfff0807ff0000000 == 0x5b80000000000000 && matches!(sm, 60 | 61 | 62) =>
+        decode_form:: < OpDsetp, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0807ff0000000 == 0x5b80000000000000 && matches!(sm, 50 | 52 | 53) =>
+        decode_form:: < OpDsetp, 10 > (w, sm)
     );
     try_form!(
         w & 0xfff0807ff0000000 == 0x5b40000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -7511,8 +7558,12 @@ fn decode_sm50_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpIscadd, 0 > (w, sm)
     );
     try_form!(
-        w & 0xfffc187ff0000000 == 0x5c50000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpDmnmx, 0 > (w, sm)
+        w & 0xfffc187ff0000000 == 0x5c50000000000000 && matches!(sm, 60 | 61 | 62) =>
+        decode_form:: < OpDmnmx, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc187ff0000000 == 0x5c50000000000000 && matches!(sm, 50 | 52 | 53) =>
+        decode_form:: < OpDmnmx, 3 > (w, sm)
     );
     try_form!(
         w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9159,8 +9210,12 @@ fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpDset, 1 > (w, sm, at, out)
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 60 | 61 | 62) =>
+        print_form_bundled:: < OpDset, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 53) =>
+        print_form_bundled:: < OpDset, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
@@ -9178,8 +9233,12 @@ fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpDset, 1 > (w, sm, at, out)
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 60 | 61 | 62) =>
+        print_form_bundled:: < OpDset, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 53) =>
+        print_form_bundled:: < OpDset, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
@@ -9251,8 +9310,12 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpBfi, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpDsetp, 8 > (w, sm, at, out)
+        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 60 | 61 | 62) =>
+        print_form_bundled:: < OpDsetp, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 53) =>
+        print_form_bundled:: < OpDsetp, 11 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9306,8 +9369,12 @@ fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpBfi, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpDsetp, 8 > (w, sm, at, out)
+        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 60 | 61 | 62) =>
+        print_form_bundled:: < OpDsetp, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 53) =>
+        print_form_bundled:: < OpDsetp, 11 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9425,8 +9492,12 @@ fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpDmnmx, 1 > (w, sm, at, out)
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 60 | 61 | 62) =>
+        print_form_bundled:: < OpDmnmx, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 53) =>
+        print_form_bundled:: < OpDmnmx, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9540,8 +9611,12 @@ fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpDmnmx, 1 > (w, sm, at, out)
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 60 | 61 | 62) =>
+        print_form_bundled:: < OpDmnmx, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 53) =>
+        print_form_bundled:: < OpDmnmx, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9647,8 +9722,12 @@ fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpFfma, 9 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xff80000000000000 == 0x4900000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpDset, 2 > (w, sm, at, out)
+        w & 0xff80000000000000 == 0x4900000000000000 && matches!(sm, 60 | 61 | 62) =>
+        print_form_bundled:: < OpDset, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff80000000000000 == 0x4900000000000000 && matches!(sm, 50 | 52 | 53) =>
+        print_form_bundled:: < OpDset, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
@@ -9693,8 +9772,12 @@ fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpBfi, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfff0800000000000 == 0x4b80000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpDsetp, 9 > (w, sm, at, out)
+        w & 0xfff0800000000000 == 0x4b80000000000000 && matches!(sm, 60 | 61 | 62) =>
+        print_form_bundled:: < OpDsetp, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0800000000000 == 0x4b80000000000000 && matches!(sm, 50 | 52 | 53) =>
+        print_form_bundled:: < OpDsetp, 12 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff0800000000000 == 0x4b40000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9808,8 +9891,12 @@ fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpIscadd, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfffc180000000000 == 0x4c50000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpDmnmx, 2 > (w, sm, at, out)
+        w & 0xfffc180000000000 == 0x4c50000000000000 && matches!(sm, 60 | 61 | 62) =>
+        print_form_bundled:: < OpDmnmx, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc180000000000 == 0x4c50000000000000 && matches!(sm, 50 | 52 | 53) =>
+        print_form_bundled:: < OpDmnmx, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -10080,8 +10167,12 @@ fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xff80007ff0000000 == 0x5900000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpDset, 0 > (w, sm, at, out)
+        w & 0xff80007ff0000000 == 0x5900000000000000 && matches!(sm, 60 | 61 | 62) =>
+        print_form_bundled:: < OpDset, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff80007ff0000000 == 0x5900000000000000 && matches!(sm, 50 | 52 | 53) =>
+        print_form_bundled:: < OpDset, 3 > (w, sm, at, out)
     );
     try_form!(
         w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
@@ -10126,8 +10217,12 @@ fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpPrmt, 7 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfff0807ff0000000 == 0x5b80000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpDsetp, 7 > (w, sm, at, out)
+        w & 0xfff0807ff0000000 == 0x5b80000000000000 && matches!(sm, 60 | 61 | 62) =>
+        print_form_bundled:: < OpDsetp, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0807ff0000000 == 0x5b80000000000000 && matches!(sm, 50 | 52 | 53) =>
+        print_form_bundled:: < OpDsetp, 10 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff0807ff0000000 == 0x5b40000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -10261,8 +10356,12 @@ fn print_sm50_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpIscadd, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfffc187ff0000000 == 0x5c50000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpDmnmx, 0 > (w, sm, at, out)
+        w & 0xfffc187ff0000000 == 0x5c50000000000000 && matches!(sm, 60 | 61 | 62) =>
+        print_form_bundled:: < OpDmnmx, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc187ff0000000 == 0x5c50000000000000 && matches!(sm, 50 | 52 | 53) =>
+        print_form_bundled:: < OpDmnmx, 3 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -27028,18 +27127,32 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff07f00003fffff0000000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
-        "dmnmx", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfffc187ff0000000,
-        0x5c50000000000000, 0, 0, [GPR, GPR, PRED]
+        "dmnmx", "r", 0, Sm50, [60, 61, 62], 0xfffc187ff0000000, 0x5c50000000000000, 0,
+        0, [GPR, GPR, PRED]
     ),
     form_info!(
-        "dmnmx", "i", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfefc180000000000,
-        0x3850000000000000, 0, 0, [GPR, IMM, PRED]; (50..= 62, [(0x7ff8000000,
-        0x7ff8000000)], 0, 0x7f00000, 0x7f00000), (50..= 62, [(0x7ff8000000,
-        0x7ff0000000)], 0x7f00000, 0x7f00000, 0x7f00000)
+        "dmnmx", "i", 1, Sm50, [60, 61, 62], 0xfefc180000000000, 0x3850000000000000, 0,
+        0, [GPR, IMM, PRED]; (60..= 62, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000,
+        0x7f00000), (60..= 62, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000,
+        0x7f00000)
     ),
     form_info!(
-        "dmnmx", "c", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfffc180000000000,
-        0x4c50000000000000, 0, 0, [GPR, CBUF, PRED]
+        "dmnmx", "c", 2, Sm50, [60, 61, 62], 0xfffc180000000000, 0x4c50000000000000, 0,
+        0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "dmnmx", "r", 3, Sm50, [50, 52, 53], 0xfffc187ff0000000, 0x5c50000000000000, 0,
+        0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "dmnmx", "i", 4, Sm50, [50, 52, 53], 0xfefc180000000000, 0x3850000000000000, 0,
+        0, [GPR, IMM, PRED]; (50..= 53, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000,
+        0x7f00000), (50..= 53, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000,
+        0x7f00000)
+    ),
+    form_info!(
+        "dmnmx", "c", 5, Sm50, [50, 52, 53], 0xfffc180000000000, 0x4c50000000000000, 0,
+        0, [GPR, CBUF, PRED]
     ),
     form_info!(
         "dmul", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
@@ -27089,18 +27202,32 @@ pub const FORMS: &[FormInfo] = &[
         0x4c80000000000000, 0, 0, [GPR, CBUF]
     ),
     form_info!(
-        "dset", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xff80007ff0000000,
-        0x5900000000000000, 0, 0, [GPR, GPR, PRED]
+        "dset", "r", 0, Sm50, [60, 61, 62], 0xff80007ff0000000, 0x5900000000000000, 0, 0,
+        [GPR, GPR, PRED]
     ),
     form_info!(
-        "dset", "i", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfe80000000000000,
-        0x3200000000000000, 0, 0, [GPR, IMM, PRED]; (50..= 62, [(0x7ff8000000,
-        0x7ff8000000)], 0, 0x7f00000, 0x7f00000), (50..= 62, [(0x7ff8000000,
-        0x7ff0000000)], 0x7f00000, 0x7f00000, 0x7f00000)
+        "dset", "i", 1, Sm50, [60, 61, 62], 0xfe80000000000000, 0x3200000000000000, 0, 0,
+        [GPR, IMM, PRED]; (60..= 62, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000,
+        0x7f00000), (60..= 62, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000,
+        0x7f00000)
     ),
     form_info!(
-        "dset", "c", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xff80000000000000,
-        0x4900000000000000, 0, 0, [GPR, CBUF, PRED]
+        "dset", "c", 2, Sm50, [60, 61, 62], 0xff80000000000000, 0x4900000000000000, 0, 0,
+        [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "dset", "r", 3, Sm50, [50, 52, 53], 0xff80007ff0000000, 0x5900000000000000, 0, 0,
+        [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "dset", "i", 4, Sm50, [50, 52, 53], 0xfe80000000000000, 0x3200000000000000, 0, 0,
+        [GPR, IMM, PRED]; (50..= 53, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000,
+        0x7f00000), (50..= 53, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000,
+        0x7f00000)
+    ),
+    form_info!(
+        "dset", "c", 5, Sm50, [50, 52, 53], 0xff80000000000000, 0x4900000000000000, 0, 0,
+        [GPR, CBUF, PRED]
     ),
     form_info!(
         "dsetp", "rri", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
@@ -27136,18 +27263,32 @@ pub const FORMS: &[FormInfo] = &[
         [GPR, GPR, PRED]
     ),
     form_info!(
-        "dsetp", "r", 7, Sm50, [50, 52, 53, 60, 61, 62], 0xfff0807ff0000000,
-        0x5b80000000000000, 0, 0, [GPR, GPR, PRED]
+        "dsetp", "r", 7, Sm50, [60, 61, 62], 0xfff0807ff0000000, 0x5b80000000000000, 0,
+        0, [GPR, GPR, PRED]
     ),
     form_info!(
-        "dsetp", "i", 8, Sm50, [50, 52, 53, 60, 61, 62], 0xfef0800000000000,
-        0x3680000000000000, 0, 0, [GPR, IMM, PRED]; (50..= 62, [(0x7ff8000000,
-        0x7ff8000000)], 0, 0x7f00000, 0x7f00000), (50..= 62, [(0x7ff8000000,
-        0x7ff0000000)], 0x7f00000, 0x7f00000, 0x7f00000)
+        "dsetp", "i", 8, Sm50, [60, 61, 62], 0xfef0800000000000, 0x3680000000000000, 0,
+        0, [GPR, IMM, PRED]; (60..= 62, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000,
+        0x7f00000), (60..= 62, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000,
+        0x7f00000)
     ),
     form_info!(
-        "dsetp", "c", 9, Sm50, [50, 52, 53, 60, 61, 62], 0xfff0800000000000,
-        0x4b80000000000000, 0, 0, [GPR, CBUF, PRED]
+        "dsetp", "c", 9, Sm50, [60, 61, 62], 0xfff0800000000000, 0x4b80000000000000, 0,
+        0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "dsetp", "r", 10, Sm50, [50, 52, 53], 0xfff0807ff0000000, 0x5b80000000000000, 0,
+        0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "dsetp", "i", 11, Sm50, [50, 52, 53], 0xfef0800000000000, 0x3680000000000000, 0,
+        0, [GPR, IMM, PRED]; (50..= 53, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000,
+        0x7f00000), (50..= 53, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000,
+        0x7f00000)
+    ),
+    form_info!(
+        "dsetp", "c", 12, Sm50, [50, 52, 53], 0xfff0800000000000, 0x4b80000000000000, 0,
+        0, [GPR, CBUF, PRED]
     ),
     form_info!(
         "elect", "fixed", 0, Sm70, [90], 0x80000000000000000000fff, 0x82f,

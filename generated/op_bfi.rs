@@ -178,9 +178,15 @@ impl OpBfi {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::Hex));
-        asm_try!(at.finish(& ["d", "a", "b", "c"]));
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "c"]));
         let op = Self { d, a, b, c, cc };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17, 17]), ("b", &[18, 0, 0, 18]), ("c", &[19, 19, 19, 0])],
+        );
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -228,9 +234,10 @@ impl Forms for OpBfi {
     /// Spec: isa-spec/spec/ops/alu/bfi.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
-        let reuse_c = false;
+        let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 3)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(form, Some(0 | 1 | 2)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         out.push_str("BFI");
         out.push_str(" ");

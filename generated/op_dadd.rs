@@ -268,14 +268,14 @@ impl OpDadd {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:86).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:88).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c70000000000000 | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:86).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:88).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3870000000000000 | self.encode_e2(sm, c)?;
@@ -286,7 +286,7 @@ impl OpDadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:86).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:88).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c70000000000000 | self.encode_e2(sm, c)?;
@@ -386,7 +386,7 @@ impl OpDadd {
         let cc: bool = bit(w, 47);
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:86).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:88).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -395,7 +395,7 @@ impl OpDadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:86).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:88).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -411,7 +411,7 @@ impl OpDadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:86).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:88).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -456,8 +456,8 @@ impl OpDadd {
             &reuse_marks,
             form,
             &[
-                ("a", &[17, 17, 17, 17, 0, 0, 0, 0, 0, 0]),
-                ("b", &[19, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+                ("a", &[17, 17, 17, 17, 0, 0, 0, 17, 17, 17]),
+                ("b", &[19, 0, 0, 0, 0, 0, 0, 19, 0, 0]),
             ],
         );
         parsed(op, line, ctrl, 0)
@@ -508,8 +508,9 @@ impl Forms for OpDadd {
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 19 & 1 != 0);
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 7 | 8 | 9))
+            && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 7)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         out.push_str("DADD");
         out.push_text_chunk(self.rnd.chunk_sm(sm));

@@ -715,9 +715,9 @@ impl OpDfma {
             &reuse_marks,
             form,
             &[
-                ("a", &[17, 17, 17, 17, 17, 17, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
-                ("b", &[18, 0, 0, 0, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
-                ("c", &[19, 19, 19, 19, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+                ("a", &[17, 17, 17, 17, 17, 17, 17, 0, 0, 0, 0, 0, 17, 17, 17, 17]),
+                ("b", &[18, 0, 0, 0, 18, 18, 18, 0, 0, 0, 0, 0, 18, 0, 0, 18]),
+                ("c", &[19, 19, 19, 19, 0, 0, 0, 0, 0, 0, 0, 0, 19, 19, 19, 0]),
             ],
         );
         parsed(op, line, ctrl, 0)
@@ -779,10 +779,13 @@ impl Forms for OpDfma {
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
-            && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(0 | 4 | 5 | 6)) && c.ctrl >> 18 & 1 != 0);
-        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
+        let reuse_a = (matches!(
+            form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6 | 12 | 13 | 14 | 15)
+        ) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 4 | 5 | 6 | 12 | 15))
+            && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3 | 12 | 13 | 14))
+            && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         out.push_str("DFMA");
         out.push_text_chunk(self.rnd.chunk_sm(sm));

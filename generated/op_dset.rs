@@ -46,9 +46,12 @@ impl OpDset {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.acc.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3f != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3f != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x3f != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x38 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x38 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x38 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7 != 0 => Some(3),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7 != 0 => Some(4),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x7 != 0 => Some(5),
             _ => None,
         }
     }
@@ -97,14 +100,14 @@ impl OpDset {
         w |= u128::from(self.a.abs) << 54;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:75).
+    /// Form `r` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:77).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5900000000000000 | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:75).
+    /// Form `i` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:77).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3200000000000000 | self.encode_e0(sm, c)?;
@@ -115,10 +118,81 @@ impl OpDset {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:75).
+    /// Form `c` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:77).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4900000000000000 | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
+        Ok(w)
+    }
+    /// What all forms of isa-spec/spec/ops/alu/dset.toml:94 pack alike.
+    #[inline(always)]
+    fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+                return Err(
+                    refuse(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.b.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+                return Err(
+                    refuse(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "b", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
+        let mut w: u128 = 0;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)? << 39;
+        w |= u128::from(self.acc.not) << 42;
+        w |= u128::from(self.a.neg) << 43;
+        w |= u128::from(self.b.abs) << 44;
+        w |= (self.setop.index() as u128) << 45;
+        w |= u128::from(self.cc) << 47;
+        w |= (self.cmp.index() as u128) << 48;
+        w |= u128::from(self.bf) << 52;
+        w |= u128::from(self.b.neg) << 53;
+        w |= u128::from(self.a.abs) << 54;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `r` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dset.toml:94; form at isa-spec/spec/ops/alu/dset.toml:77).
+    #[inline(always)]
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x5900000000000000 | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        Ok(w)
+    }
+    /// Form `i` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dset.toml:94; form at isa-spec/spec/ops/alu/dset.toml:77).
+    #[inline(always)]
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x3200000000000000 | self.encode_e1(sm, c)?;
+        {
+            let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
+            w |= (v & 0x7ffff) << 20;
+            w |= ((v >> 19) & 1) << 56;
+        }
+        Ok(w)
+    }
+    /// Form `c` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dset.toml:94; form at isa-spec/spec/ops/alu/dset.toml:77).
+    #[inline(always)]
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x4900000000000000 | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
@@ -147,7 +221,7 @@ impl OpDset {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:75).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:77).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -156,7 +230,7 @@ impl OpDset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:75).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:77).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -172,10 +246,68 @@ impl OpDset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:75).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:77).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
+            .with_neg(bit(w, 53))
+            .with_abs(bit(w, 44));
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Fields all forms of isa-spec/spec/ops/alu/dset.toml:94 read alike; each sets the others.
+    #[inline(always)]
+    fn fields_e1(w: u128, sm: u32) -> Option<Self> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_neg(bit(w, 43))
+            .with_abs(bit(w, 54));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
+        let bf: bool = bit(w, 52);
+        let cmp: Dcmp = Dcmp::from_index(bits(w, 48, 4) as usize)?;
+        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
+        let cc: bool = bit(w, 47);
+        Some(Self {
+            d,
+            a,
+            b: Src::RZ,
+            acc,
+            bf,
+            cmp,
+            setop,
+            cc,
+        })
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dset.toml:94; form at isa-spec/spec/ops/alu/dset.toml:77).
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 53))
+            .with_abs(bit(w, 44));
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dset.toml:94; form at isa-spec/spec/ops/alu/dset.toml:77).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::imm(
+                imm_from_field(
+                    (bits(w, 20, 19) | bits(w, 56, 1) << 19),
+                    20u32,
+                    12u32,
+                    false,
+                ),
+            )
+            .with_neg(bit(w, 53))
+            .with_abs(bit(w, 44));
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dset.toml:94; form at isa-spec/spec/ops/alu/dset.toml:77).
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 53))
             .with_abs(bit(w, 44));
@@ -218,7 +350,7 @@ impl OpDset {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F64Hi));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F64Hi));
         let acc = asm_try!(src_operand(at.take(), "acc", ImmStyle::Hex));
-        asm_try!(at.finish(& ["d", "a", "b", "acc"]));
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "acc"]));
         let op = Self {
             d,
             a,
@@ -229,7 +361,13 @@ impl OpDset {
             setop,
             cc,
         };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0])],
+        );
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -262,19 +400,26 @@ impl SchedOp for OpDset {}
 /// Spec: isa-spec/spec/ops/alu/dset.toml:9.
 impl Encode for OpDset {
     const NAME: &'static str = "dset";
-    encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, acc]);
+    encode_by_form!(
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
+        encode_f4, 5 : => encode_f5; [a, b, acc]
+    );
 }
 /// Spec: isa-spec/spec/ops/alu/dset.toml:9.
 impl Forms for OpDset {
-    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
+    parts_by_form!(
+        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
+        parts_f5
+    );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
     /// Spec: isa-spec/spec/ops/alu/dset.toml:52.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
+        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         let reuse_acc = false;
         write_guard(out, &c.guard);
         out.push_str("DSET");

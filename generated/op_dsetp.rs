@@ -57,9 +57,12 @@ impl OpDsetp {
             (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x300000 != 0 => Some(4),
             (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x300000 != 0 => Some(5),
             (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x300000 != 0 => Some(6),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3f != 0 => Some(7),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3f != 0 => Some(8),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x3f != 0 => Some(9),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x38 != 0 => Some(7),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x38 != 0 => Some(8),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x38 != 0 => Some(9),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7 != 0 => Some(10),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7 != 0 => Some(11),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x7 != 0 => Some(12),
             _ => None,
         }
     }
@@ -326,14 +329,14 @@ impl OpDsetp {
         w |= u128::from(self.a.abs) << 7;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:114).
+    /// Form `r` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:116).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5b80000000000000 | self.encode_e4(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:114).
+    /// Form `i` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:116).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3680000000000000 | self.encode_e4(sm, c)?;
@@ -344,10 +347,80 @@ impl OpDsetp {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:114).
+    /// Form `c` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:116).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4b80000000000000 | self.encode_e4(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
+        Ok(w)
+    }
+    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:133 pack alike.
+    #[inline(always)]
+    fn encode_e5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+                return Err(
+                    refuse(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.b.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+                return Err(
+                    refuse(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "b", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
+        let mut w: u128 = 0;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
+        w |= dst_field(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 3;
+        w |= src_field(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)? << 39;
+        w |= u128::from(self.acc.not) << 42;
+        w |= u128::from(self.a.neg) << 43;
+        w |= u128::from(self.b.abs) << 44;
+        w |= (self.setop.index() as u128) << 45;
+        w |= (self.cmp.index() as u128) << 48;
+        w |= u128::from(self.b.neg) << 6;
+        w |= u128::from(self.a.abs) << 7;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `r` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dsetp.toml:133; form at isa-spec/spec/ops/alu/dsetp.toml:116).
+    #[inline(always)]
+    fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x5b80000000000000 | self.encode_e5(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        Ok(w)
+    }
+    /// Form `i` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dsetp.toml:133; form at isa-spec/spec/ops/alu/dsetp.toml:116).
+    #[inline(always)]
+    fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x3680000000000000 | self.encode_e5(sm, c)?;
+        {
+            let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
+            w |= (v & 0x7ffff) << 20;
+            w |= ((v >> 19) & 1) << 56;
+        }
+        Ok(w)
+    }
+    /// Form `c` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dsetp.toml:133; form at isa-spec/spec/ops/alu/dsetp.toml:116).
+    #[inline(always)]
+    fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x4b80000000000000 | self.encode_e5(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
@@ -511,7 +584,7 @@ impl OpDsetp {
             setop,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:114).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:116).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -520,7 +593,7 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:114).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:116).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -536,10 +609,66 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:114).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:116).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
+            .with_neg(bit(w, 6))
+            .with_abs(bit(w, 44));
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:133 read alike; each sets the others.
+    #[inline(always)]
+    fn fields_e5(w: u128, sm: u32) -> Option<Self> {
+        let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
+        let q = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_neg(bit(w, 43))
+            .with_abs(bit(w, 7));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
+        let cmp: Dcmp = Dcmp::from_index(bits(w, 48, 4) as usize)?;
+        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
+        Some(Self {
+            p,
+            q,
+            a,
+            b: Src::RZ,
+            acc,
+            cmp,
+            setop,
+        })
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dsetp.toml:133; form at isa-spec/spec/ops/alu/dsetp.toml:116).
+    #[inline(always)]
+    fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e5(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 6))
+            .with_abs(bit(w, 44));
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dsetp.toml:133; form at isa-spec/spec/ops/alu/dsetp.toml:116).
+    #[inline(always)]
+    fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e5(w, sm)?;
+        o.b = Src::imm(
+                imm_from_field(
+                    (bits(w, 20, 19) | bits(w, 56, 1) << 19),
+                    20u32,
+                    12u32,
+                    false,
+                ),
+            )
+            .with_neg(bit(w, 6))
+            .with_abs(bit(w, 44));
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dsetp.toml:133; form at isa-spec/spec/ops/alu/dsetp.toml:116).
+    #[inline(always)]
+    fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e5(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
@@ -580,8 +709,8 @@ impl OpDsetp {
             &reuse_marks,
             form,
             &[
-                ("a", &[17, 17, 17, 17, 0, 0, 0, 0, 0, 0]),
-                ("b", &[0, 0, 0, 19, 0, 0, 0, 0, 0, 0]),
+                ("a", &[17, 17, 17, 17, 0, 0, 0, 17, 17, 17, 0, 0, 0]),
+                ("b", &[0, 0, 0, 19, 0, 0, 0, 18, 0, 0, 0, 0, 0]),
             ],
         );
         parsed(op, line, ctrl, 0)
@@ -636,14 +765,16 @@ impl Encode for OpDsetp {
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
         encode_f4, 5 : => encode_f5, 6 : => encode_f6, 7 : => encode_f7, 8 : =>
-        encode_f8, 9 : => encode_f9; [a, b, acc]
+        encode_f8, 9 : => encode_f9, 10 : => encode_f10, 11 : => encode_f11, 12 : =>
+        encode_f12; [a, b, acc]
     );
 }
 /// Spec: isa-spec/spec/ops/alu/dsetp.toml:2.
 impl Forms for OpDsetp {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
-        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9
+        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9, 10 : parts_f10,
+        11 : parts_f11, 12 : parts_f12
     );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
@@ -651,9 +782,11 @@ impl Forms for OpDsetp {
     /// Spec: isa-spec/spec/ops/alu/dsetp.toml:58.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(3)) && c.ctrl >> 19 & 1 != 0);
+        let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 7 | 8 | 9))
+            && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(7)) && c.ctrl >> 18 & 1 != 0)
+            || (matches!(form, Some(3)) && c.ctrl >> 19 & 1 != 0);
         let reuse_acc = false;
         write_guard(out, &c.guard);
         out.push_str("DSETP");

@@ -152,7 +152,7 @@ impl OpF2fSm50 {
         w |= self.dtype.code_in(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:81; form at isa-spec/spec/ops/alu/f2f_sm50.toml:85).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:81; form at isa-spec/spec/ops/alu/f2f_sm50.toml:87).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5ca8000000000000 | (c.raw & 0x1487ff000f000)
@@ -160,7 +160,7 @@ impl OpF2fSm50 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:81; form at isa-spec/spec/ops/alu/f2f_sm50.toml:85).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:81; form at isa-spec/spec/ops/alu/f2f_sm50.toml:87).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4ca8000000000000 | (c.raw & 0x148000000f000)
@@ -169,7 +169,7 @@ impl OpF2fSm50 {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:116; form at isa-spec/spec/ops/alu/f2f_sm50.toml:118).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:118; form at isa-spec/spec/ops/alu/f2f_sm50.toml:120).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -228,7 +228,7 @@ impl OpF2fSm50 {
             sel,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/f2f_sm50.toml:81; form at isa-spec/spec/ops/alu/f2f_sm50.toml:85).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/f2f_sm50.toml:81; form at isa-spec/spec/ops/alu/f2f_sm50.toml:87).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -243,7 +243,7 @@ impl OpF2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1487ff000f000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/f2f_sm50.toml:81; form at isa-spec/spec/ops/alu/f2f_sm50.toml:85).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/f2f_sm50.toml:81; form at isa-spec/spec/ops/alu/f2f_sm50.toml:87).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -258,7 +258,7 @@ impl OpF2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x148000000f000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/f2f_sm50.toml:116; form at isa-spec/spec/ops/alu/f2f_sm50.toml:118).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/f2f_sm50.toml:118; form at isa-spec/spec/ops/alu/f2f_sm50.toml:120).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;

@@ -99,7 +99,7 @@ impl OpF2iSm50 {
         }
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2i_sm50.toml:62; form at isa-spec/spec/ops/alu/f2i_sm50.toml:66).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2i_sm50.toml:62; form at isa-spec/spec/ops/alu/f2i_sm50.toml:68).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5cb0000000000000 | (c.raw & 0x54c7ff000e000)
@@ -107,7 +107,7 @@ impl OpF2iSm50 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2i_sm50.toml:62; form at isa-spec/spec/ops/alu/f2i_sm50.toml:66).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2i_sm50.toml:62; form at isa-spec/spec/ops/alu/f2i_sm50.toml:68).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4cb0000000000000 | (c.raw & 0x54c000000e000)
@@ -116,7 +116,7 @@ impl OpF2iSm50 {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2i_sm50.toml:98; form at isa-spec/spec/ops/alu/f2i_sm50.toml:100).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2i_sm50.toml:100; form at isa-spec/spec/ops/alu/f2i_sm50.toml:102).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -175,7 +175,7 @@ impl OpF2iSm50 {
             sel,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/f2i_sm50.toml:62; form at isa-spec/spec/ops/alu/f2i_sm50.toml:66).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/f2i_sm50.toml:62; form at isa-spec/spec/ops/alu/f2i_sm50.toml:68).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -187,7 +187,7 @@ impl OpF2iSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x54c7ff000e000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/f2i_sm50.toml:62; form at isa-spec/spec/ops/alu/f2i_sm50.toml:66).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/f2i_sm50.toml:62; form at isa-spec/spec/ops/alu/f2i_sm50.toml:68).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -199,7 +199,7 @@ impl OpF2iSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x54c000000e000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/f2i_sm50.toml:98; form at isa-spec/spec/ops/alu/f2i_sm50.toml:100).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/f2i_sm50.toml:100; form at isa-spec/spec/ops/alu/f2i_sm50.toml:102).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;

@@ -132,14 +132,14 @@ impl OpFadd {
         w |= u128::from(self.sat) << 50;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:82).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:84).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c58000000000000 | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:82).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:84).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3858000000000000 | self.encode_e2(sm, c)?;
@@ -150,7 +150,7 @@ impl OpFadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:82).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:84).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c58000000000000 | self.encode_e2(sm, c)?;
@@ -237,7 +237,7 @@ impl OpFadd {
             sat,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:82).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:84).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -246,7 +246,7 @@ impl OpFadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:82).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:84).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -262,7 +262,7 @@ impl OpFadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:82).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:84).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -291,7 +291,7 @@ impl OpFadd {
         let ctrl = reuse_ctrl(
             &reuse_marks,
             form,
-            &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[19, 0, 0, 0, 0, 0, 0])],
+            &[("a", &[17, 17, 17, 17, 17, 17, 17]), ("b", &[19, 0, 0, 0, 19, 0, 0])],
         );
         parsed(op, line, ctrl, 0)
     }
@@ -343,8 +343,9 @@ impl Forms for OpFadd {
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 19 & 1 != 0);
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
+            && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 4)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         out.push_str("FADD");
         if self.ftz {

@@ -258,9 +258,15 @@ impl OpFchk {
         let pd = asm_try!(dst_operand(at.take(), "pd", true));
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F32));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
-        asm_try!(at.finish(& ["pd", "a", "b"]));
+        let reuse_marks = asm_try!(at.finish(& ["pd", "a", "b"]));
         let op = Self { pd, a, b };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[0, 0, 0, 0, 17, 17, 17]), ("b", &[0, 0, 0, 0, 18, 0, 0])],
+        );
+        parsed(op, line, ctrl, 0)
     }
     /// Parse syntax `FCHK.DIVIDE` (isa-spec/spec/ops/alu/fchk.toml:47).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -272,9 +278,15 @@ impl OpFchk {
         let pd = asm_try!(dst_operand(at.take(), "pd", true));
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F32));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
-        asm_try!(at.finish(& ["pd", "a", "b"]));
+        let reuse_marks = asm_try!(at.finish(& ["pd", "a", "b"]));
         let op = Self { pd, a, b };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[0, 0, 0, 0, 17, 17, 17]), ("b", &[0, 0, 0, 0, 18, 0, 0])],
+        );
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -322,8 +334,9 @@ impl Forms for OpFchk {
     /// Spec: isa-spec/spec/ops/alu/fchk.toml:43.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
+        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(4 | 5 | 6)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(4)) && c.ctrl >> 18 & 1 != 0);
         write_guard(out, &c.guard);
         match sm {
             50 | 52 | 53 | 60 | 61 | 62 => {

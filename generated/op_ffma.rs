@@ -410,9 +410,9 @@ impl OpFfma {
             &reuse_marks,
             form,
             &[
-                ("a", &[17, 17, 17, 17, 17, 17, 17, 0, 0, 0, 0]),
-                ("b", &[18, 0, 0, 0, 18, 18, 18, 0, 0, 0, 0]),
-                ("c", &[19, 19, 19, 19, 0, 0, 0, 0, 0, 0, 0]),
+                ("a", &[17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17]),
+                ("b", &[18, 0, 0, 0, 18, 18, 18, 18, 0, 0, 18]),
+                ("c", &[19, 19, 19, 19, 0, 0, 0, 19, 19, 19, 0]),
             ],
         );
         parsed(op, line, ctrl, 0)
@@ -467,10 +467,12 @@ impl Forms for OpFfma {
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10))
             && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(0 | 4 | 5 | 6)) && c.ctrl >> 18 & 1 != 0);
-        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 4 | 5 | 6 | 7 | 10))
+            && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3 | 7 | 8 | 9))
+            && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         out.push_str("FFMA");
         if self.ftz {

@@ -110,7 +110,7 @@ impl OpFlo {
         w |= (self.ty.index() as u128) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:73; form at isa-spec/spec/ops/alu/flo.toml:76).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:73; form at isa-spec/spec/ops/alu/flo.toml:78).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -119,7 +119,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:73; form at isa-spec/spec/ops/alu/flo.toml:76).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:73; form at isa-spec/spec/ops/alu/flo.toml:78).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -131,7 +131,7 @@ impl OpFlo {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:73; form at isa-spec/spec/ops/alu/flo.toml:76).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:73; form at isa-spec/spec/ops/alu/flo.toml:78).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -188,7 +188,7 @@ impl OpFlo {
         let sh: bool = bit(w, 41);
         Some(Self { pd, d, b: Src::RZ, ty, sh })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/flo.toml:73; form at isa-spec/spec/ops/alu/flo.toml:76).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/flo.toml:73; form at isa-spec/spec/ops/alu/flo.toml:78).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -196,7 +196,7 @@ impl OpFlo {
             .with_not(bit(w, 40));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/flo.toml:73; form at isa-spec/spec/ops/alu/flo.toml:76).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/flo.toml:73; form at isa-spec/spec/ops/alu/flo.toml:78).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -205,7 +205,7 @@ impl OpFlo {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/flo.toml:73; form at isa-spec/spec/ops/alu/flo.toml:76).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/flo.toml:73; form at isa-spec/spec/ops/alu/flo.toml:78).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;

@@ -80,9 +80,11 @@ impl OpFmul32i {
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F32));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
-        asm_try!(at.finish(& ["d", "a", "b"]));
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
         let op = Self { d, a, b, ftz, sat };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(&reuse_marks, form, &[("a", &[17])]);
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -115,7 +117,8 @@ impl Forms for OpFmul32i {
     /// Spec: isa-spec/spec/ops/alu/fmul32i.toml:29.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
+        let form = if c.ctrl & 131072 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0)) && c.ctrl >> 17 & 1 != 0);
         let reuse_b = false;
         write_guard(out, &c.guard);
         out.push_str("FMUL32I");

@@ -122,7 +122,7 @@ impl OpFswzaddSm50 {
         let lanes = asm_try!(
             lanes_operand(at.take(), "lanes", 2u32, 4u32, & ["PP", "NP", "PN", "ZP"])
         );
-        asm_try!(at.finish(& ["d", "a", "b", "lanes"]));
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "lanes"]));
         let op = Self {
             d,
             a,
@@ -133,7 +133,9 @@ impl OpFswzaddSm50 {
             ndv,
             cc,
         };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(&reuse_marks, form, &[("a", &[17]), ("b", &[18])]);
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -166,8 +168,9 @@ impl Forms for OpFswzaddSm50 {
     /// Spec: isa-spec/spec/ops/alu/fswzadd_sm50.toml:52.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
+        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         write_guard(out, &c.guard);
         out.push_str("FSWZADD");
         if self.ftz {

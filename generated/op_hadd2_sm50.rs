@@ -97,7 +97,7 @@ impl OpHadd2Sm50 {
         w |= (self.fmt.index() as u128) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:63).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:65).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpHadd2Sm50 {
         w |= u128::from(self.sat) << 32;
         Ok(w)
     }
-    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:63).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:65).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -123,7 +123,7 @@ impl OpHadd2Sm50 {
         w |= u128::from(self.sat) << 52;
         Ok(w)
     }
-    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:63).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:65).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -157,7 +157,7 @@ impl OpHadd2Sm50 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:63).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:65).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -168,7 +168,7 @@ impl OpHadd2Sm50 {
         o.bsel = Hswz::from_index(bits(w, 28, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:63).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:65).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -179,7 +179,7 @@ impl OpHadd2Sm50 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:63).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:65).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -291,7 +291,7 @@ impl OpHadd2Sm50 {
                 asm_try!(src_operand(& tok, "b", style))
             }
         };
-        asm_try!(at.finish(& ["d", "a", "b"]));
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
         let op = Self {
             d,
             a,
@@ -302,7 +302,13 @@ impl OpHadd2Sm50 {
             asel,
             bsel,
         };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17]), ("b", &[19, 0, 0])],
+        );
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -333,8 +339,9 @@ impl Forms for OpHadd2Sm50 {
     /// Spec: isa-spec/spec/ops/alu/hadd2_sm50.toml:49.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
+        let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         out.push_str("HADD2");
         out.push_text_chunk(self.fmt.chunk_sm(sm));

@@ -422,7 +422,7 @@ impl OpHfma2Sm50 {
                 asm_try!(src_operand(& tok, "c", style))
             }
         };
-        asm_try!(at.finish(& ["d", "a", "b", "c"]));
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "c"]));
         let op = Self {
             d,
             a,
@@ -435,7 +435,13 @@ impl OpHfma2Sm50 {
             bsel,
             csel,
         };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17, 17]), ("b", &[18, 0, 0, 18]), ("c", &[19, 19, 19, 0])],
+        );
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -469,9 +475,10 @@ impl Forms for OpHfma2Sm50 {
     /// Spec: isa-spec/spec/ops/alu/hfma2_sm50.toml:61.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
-        let reuse_c = false;
+        let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 3)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(form, Some(0 | 1 | 2)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         out.push_str("HFMA2");
         out.push_text_chunk(self.fmt.chunk_sm(sm));

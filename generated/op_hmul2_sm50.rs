@@ -304,7 +304,7 @@ impl OpHmul2Sm50 {
                 asm_try!(src_operand(& tok, "b", style))
             }
         };
-        asm_try!(at.finish(& ["d", "a", "b"]));
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
         let op = Self {
             d,
             a,
@@ -315,7 +315,13 @@ impl OpHmul2Sm50 {
             asel,
             bsel,
         };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17]), ("b", &[18, 0, 0])],
+        );
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -346,8 +352,9 @@ impl Forms for OpHmul2Sm50 {
     /// Spec: isa-spec/spec/ops/alu/hmul2_sm50.toml:50.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
+        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         write_guard(out, &c.guard);
         out.push_str("HMUL2");
         out.push_text_chunk(self.fmt.chunk_sm(sm));

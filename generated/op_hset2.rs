@@ -721,8 +721,8 @@ impl OpHset2 {
             &reuse_marks,
             form,
             &[
-                ("a", &[17, 17, 17, 17, 17, 17, 17, 17, 0, 0, 0]),
-                ("b", &[19, 0, 0, 0, 19, 0, 0, 0, 0, 0, 0]),
+                ("a", &[17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17]),
+                ("b", &[19, 0, 0, 0, 19, 0, 0, 0, 18, 0, 0]),
             ],
         );
         parsed(op, line, ctrl, 0)
@@ -807,10 +807,11 @@ impl Forms for OpHset2 {
     /// Spec: isa-spec/spec/ops/alu/hset2.toml:74.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6 | 7))
+        let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10))
             && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(0 | 4)) && c.ctrl >> 19 & 1 != 0);
+        let reuse_b = (matches!(form, Some(8)) && c.ctrl >> 18 & 1 != 0)
+            || (matches!(form, Some(0 | 4)) && c.ctrl >> 19 & 1 != 0);
         let reuse_acc = false;
         write_guard(out, &c.guard);
         out.push_str("HSET2");

@@ -90,7 +90,7 @@ impl OpI2fSm50 {
         w |= self.dtype.code_in(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:64).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:66).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -102,7 +102,7 @@ impl OpI2fSm50 {
         w |= u128::from(self.b.abs) << 49;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:64).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:66).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpI2fSm50 {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:64).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:66).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -162,7 +162,7 @@ impl OpI2fSm50 {
             sel: 0u32,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:64).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -175,7 +175,7 @@ impl OpI2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x5587ff000d000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:64).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -188,7 +188,7 @@ impl OpI2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x558000000d000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:64).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;

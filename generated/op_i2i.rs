@@ -90,7 +90,7 @@ impl OpI2i {
         }
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:62).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:64).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpI2i {
         w |= u128::from(self.b.abs) << 49;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:62).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:64).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -114,7 +114,7 @@ impl OpI2i {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:62).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:64).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -160,7 +160,7 @@ impl OpI2i {
             sel: 0u32,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:62).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:64).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -173,7 +173,7 @@ impl OpI2i {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:62).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:64).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -186,7 +186,7 @@ impl OpI2i {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:62).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:64).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;

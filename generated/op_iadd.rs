@@ -310,7 +310,7 @@ impl OpIadd {
         let ctrl = reuse_ctrl(
             &reuse_marks,
             form,
-            &[("a", &[0, 0, 0, 17, 17, 17]), ("b", &[0, 0, 0, 18, 0, 0])],
+            &[("a", &[17, 17, 17, 17, 17, 17]), ("b", &[18, 0, 0, 18, 0, 0])],
         );
         let raw = form
             .map_or(
@@ -348,7 +348,7 @@ impl OpIadd {
         let ctrl = reuse_ctrl(
             &reuse_marks,
             form,
-            &[("a", &[0, 0, 0, 17, 17, 17]), ("b", &[0, 0, 0, 18, 0, 0])],
+            &[("a", &[17, 17, 17, 17, 17, 17]), ("b", &[18, 0, 0, 18, 0, 0])],
         );
         let raw = form
             .map_or(
@@ -431,8 +431,9 @@ impl Forms for OpIadd {
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(3 | 4 | 5)) && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(3)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5))
+            && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 3)) && c.ctrl >> 18 & 1 != 0);
         write_guard(out, &c.guard);
         match sm {
             107 | 120 | 121 => {

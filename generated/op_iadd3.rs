@@ -372,9 +372,9 @@ impl OpIadd3 {
             &reuse_marks,
             form,
             &[
-                ("a", &[17, 17, 17, 17, 0, 0, 0]),
-                ("b", &[18, 0, 0, 0, 0, 0, 0]),
-                ("c", &[19, 19, 19, 19, 0, 0, 0]),
+                ("a", &[17, 17, 17, 17, 17, 17, 17]),
+                ("b", &[18, 0, 0, 0, 18, 0, 0]),
+                ("c", &[19, 19, 19, 19, 19, 19, 19]),
             ],
         );
         let raw = form
@@ -425,9 +425,9 @@ impl OpIadd3 {
             &reuse_marks,
             form,
             &[
-                ("a", &[17, 17, 17, 17, 0, 0, 0]),
-                ("b", &[18, 0, 0, 0, 0, 0, 0]),
-                ("c", &[19, 19, 19, 19, 0, 0, 0]),
+                ("a", &[17, 17, 17, 17, 17, 17, 17]),
+                ("b", &[18, 0, 0, 0, 18, 0, 0]),
+                ("c", &[19, 19, 19, 19, 19, 19, 19]),
             ],
         );
         let raw = form
@@ -597,9 +597,9 @@ impl OpIadd3 {
             &reuse_marks,
             form,
             &[
-                ("a", &[17, 17, 17, 17, 0, 0, 0]),
-                ("b", &[18, 0, 0, 0, 0, 0, 0]),
-                ("c", &[19, 19, 19, 19, 0, 0, 0]),
+                ("a", &[17, 17, 17, 17, 17, 17, 17]),
+                ("b", &[18, 0, 0, 0, 18, 0, 0]),
+                ("c", &[19, 19, 19, 19, 19, 19, 19]),
             ],
         );
         let raw = form
@@ -703,9 +703,11 @@ impl Forms for OpIadd3 {
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
-        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
+            && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 4)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
+            && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         match sm {
             100 | 101 | 103 | 107 | 110 | 120 | 121 => {

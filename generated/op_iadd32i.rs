@@ -98,9 +98,11 @@ impl OpIadd32i {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
-        asm_try!(at.finish(& ["d", "a", "b"]));
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
         let op = Self { d, a, b, cc, x };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(&reuse_marks, form, &[("a", &[17])]);
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -159,7 +161,8 @@ impl Forms for OpIadd32i {
     /// Spec: isa-spec/spec/ops/alu/iadd32i.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
+        let form = if c.ctrl & 131072 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0)) && c.ctrl >> 17 & 1 != 0);
         let reuse_b = false;
         write_guard(out, &c.guard);
         out.push_str("IADD32I");

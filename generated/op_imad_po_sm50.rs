@@ -78,7 +78,7 @@ impl OpImadPoSm50 {
         w |= u128::from(self.hi) << 54;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:69).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:71).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5a18000000000000 | (c.raw & 0x7ff0000000)
@@ -87,7 +87,7 @@ impl OpImadPoSm50 {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:69).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:71).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3418000000000000 | self.encode_e0(sm, c)?;
@@ -99,7 +99,7 @@ impl OpImadPoSm50 {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:69).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:71).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4a18000000000000 | self.encode_e0(sm, c)?;
@@ -108,7 +108,7 @@ impl OpImadPoSm50 {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:69).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:71).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5218000000000000 | self.encode_e0(sm, c)?;
@@ -147,7 +147,7 @@ impl OpImadPoSm50 {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:69).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:71).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -155,7 +155,7 @@ impl OpImadPoSm50 {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:69).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -165,7 +165,7 @@ impl OpImadPoSm50 {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:69).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -173,7 +173,7 @@ impl OpImadPoSm50 {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:69).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:71).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;

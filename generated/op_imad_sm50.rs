@@ -77,7 +77,7 @@ impl OpImadSm50 {
         w |= u128::from(self.hi) << 54;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:89).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:91).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5a00000000000000 | (c.raw & 0x7ff0000000)
@@ -96,7 +96,7 @@ impl OpImadSm50 {
         }
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:89).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:91).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3400000000000000 | self.encode_e0(sm, c)?;
@@ -118,7 +118,7 @@ impl OpImadSm50 {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:89).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:91).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4a00000000000000 | self.encode_e0(sm, c)?;
@@ -137,7 +137,7 @@ impl OpImadSm50 {
         }
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:89).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:91).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5200000000000000 | self.encode_e0(sm, c)?;
@@ -185,7 +185,7 @@ impl OpImadSm50 {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:89).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:91).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x18000000000000 == 0x18000000000000 && w & 0 == 0 {
@@ -197,7 +197,7 @@ impl OpImadSm50 {
             .with_neg(bit(w, 51));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:89).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:91).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x18000000000000 == 0x18000000000000 && w & 0 == 0 {
@@ -211,7 +211,7 @@ impl OpImadSm50 {
             .with_neg(bit(w, 51));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:89).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:91).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x18000000000000 == 0x18000000000000 && w & 0 == 0 {
@@ -223,7 +223,7 @@ impl OpImadSm50 {
             .with_neg(bit(w, 51));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:89).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:91).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x18000000000000 == 0x18000000000000 && w & 0 == 0 {

@@ -60,14 +60,14 @@ impl OpImul {
         w |= u128::from(self.cc) << 47;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:66).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:68).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c38000000000000 | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:66).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:68).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3838000000000000 | self.encode_e0(sm, c)?;
@@ -78,7 +78,7 @@ impl OpImul {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:66).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:68).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c38000000000000 | self.encode_e0(sm, c)?;
@@ -109,14 +109,14 @@ impl OpImul {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:66).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:68).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:66).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:68).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -125,7 +125,7 @@ impl OpImul {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:66).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:68).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;

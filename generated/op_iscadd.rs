@@ -196,9 +196,15 @@ impl OpIscadd {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let shift = asm_try!(uint_operand(at.take(), "shift"));
-        asm_try!(at.finish(& ["d", "a", "b", "shift"]));
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "shift"]));
         let op = Self { d, a, b, shift, cc };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17]), ("b", &[18, 0, 0])],
+        );
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -250,8 +256,9 @@ impl Forms for OpIscadd {
     /// Spec: isa-spec/spec/ops/alu/iscadd.toml:37.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
+        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         write_guard(out, &c.guard);
         out.push_str("ISCADD");
         out.push_str(" ");

@@ -96,9 +96,11 @@ impl OpIscadd32i {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let shift = asm_try!(uint_operand(at.take(), "shift"));
-        asm_try!(at.finish(& ["d", "a", "b", "shift"]));
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "shift"]));
         let op = Self { d, a, b, shift, cc };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(&reuse_marks, form, &[("a", &[17])]);
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -138,7 +140,8 @@ impl Forms for OpIscadd32i {
     /// Spec: isa-spec/spec/ops/alu/iscadd32i.toml:29.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
+        let form = if c.ctrl & 131072 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0)) && c.ctrl >> 17 & 1 != 0);
         let reuse_b = false;
         write_guard(out, &c.guard);
         out.push_str("ISCADD32I");

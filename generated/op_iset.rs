@@ -198,7 +198,7 @@ impl OpIset {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let acc = asm_try!(src_operand(at.take(), "acc", ImmStyle::Hex));
-        asm_try!(at.finish(& ["d", "a", "b", "acc"]));
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "acc"]));
         let op = Self {
             d,
             a,
@@ -211,7 +211,13 @@ impl OpIset {
             setop,
             cc,
         };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17]), ("b", &[18, 0, 0])],
+        );
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -277,8 +283,9 @@ impl Forms for OpIset {
     /// Spec: isa-spec/spec/ops/alu/iset.toml:63.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
+        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         let reuse_acc = false;
         write_guard(out, &c.guard);
         out.push_str("ISET");

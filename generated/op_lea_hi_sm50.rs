@@ -172,7 +172,7 @@ impl OpLeaHiSm50 {
             at.skip();
             0u32
         };
-        asm_try!(at.finish(& ["pd", "d", "a", "b", "c", "shift"]));
+        let reuse_marks = asm_try!(at.finish(& ["pd", "d", "a", "b", "c", "shift"]));
         let op = Self {
             pd,
             d,
@@ -183,7 +183,13 @@ impl OpLeaHiSm50 {
             x,
             cc,
         };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17]), ("b", &[18, 0]), ("c", &[19, 19])],
+        );
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -260,9 +266,10 @@ impl Forms for OpLeaHiSm50 {
     /// Spec: isa-spec/spec/ops/alu/lea_hi_sm50.toml:57.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
-        let reuse_c = false;
+        let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(form, Some(0 | 1)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         out.push_str("LEA.HI");
         if self.x {

@@ -180,9 +180,15 @@ impl OpLeaSm50 {
             at.skip();
             0u32
         };
-        asm_try!(at.finish(& ["pd", "d", "a", "b", "shift"]));
+        let reuse_marks = asm_try!(at.finish(& ["pd", "d", "a", "b", "shift"]));
         let op = Self { pd, d, a, b, shift, x, cc };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17]), ("b", &[18, 0, 0])],
+        );
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -247,8 +253,9 @@ impl Forms for OpLeaSm50 {
     /// Spec: isa-spec/spec/ops/alu/lea_sm50.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
+        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         write_guard(out, &c.guard);
         out.push_str("LEA");
         if self.x {

@@ -178,7 +178,7 @@ impl OpMov {
         let reuse_marks = asm_try!(at.finish(& ["d", "b", "mask"]));
         let op = Self { d, b, mask };
         let form = op.form_id(sm);
-        let ctrl = reuse_ctrl(&reuse_marks, form, &[("b", &[18, 0, 0, 0, 0, 0])]);
+        let ctrl = reuse_ctrl(&reuse_marks, form, &[("b", &[18, 0, 0, 0, 18, 0])]);
         parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
@@ -226,7 +226,7 @@ impl Forms for OpMov {
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
-        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 4)) && c.ctrl >> 18 & 1 != 0);
         write_guard(out, &c.guard);
         out.push_str("MOV");
         out.push_str(" ");

@@ -288,7 +288,7 @@ impl OpMufu {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/alu/mufu.toml:130; form at isa-spec/spec/ops/alu/mufu.toml:130).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/alu/mufu.toml:132; form at isa-spec/spec/ops/alu/mufu.toml:132).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -567,7 +567,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2bfffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:130; form at isa-spec/spec/ops/alu/mufu.toml:130).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:132; form at isa-spec/spec/ops/alu/mufu.toml:132).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;

@@ -95,7 +95,7 @@ impl OpPopc {
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:43; form at isa-spec/spec/ops/alu/popc.toml:46).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:43; form at isa-spec/spec/ops/alu/popc.toml:48).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -104,7 +104,7 @@ impl OpPopc {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:43; form at isa-spec/spec/ops/alu/popc.toml:46).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:43; form at isa-spec/spec/ops/alu/popc.toml:48).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpPopc {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:43; form at isa-spec/spec/ops/alu/popc.toml:46).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:43; form at isa-spec/spec/ops/alu/popc.toml:48).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -160,7 +160,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/popc.toml:43; form at isa-spec/spec/ops/alu/popc.toml:46).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/popc.toml:43; form at isa-spec/spec/ops/alu/popc.toml:48).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -169,7 +169,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/popc.toml:43; form at isa-spec/spec/ops/alu/popc.toml:46).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/popc.toml:43; form at isa-spec/spec/ops/alu/popc.toml:48).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -179,7 +179,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/popc.toml:43; form at isa-spec/spec/ops/alu/popc.toml:46).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/popc.toml:43; form at isa-spec/spec/ops/alu/popc.toml:48).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;

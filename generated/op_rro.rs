@@ -133,9 +133,11 @@ impl OpRro {
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
-        asm_try!(at.finish(& ["d", "b"]));
+        let reuse_marks = asm_try!(at.finish(& ["d", "b"]));
         let op = Self { d, b, op };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(&reuse_marks, form, &[("b", &[18, 0, 0])]);
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -168,7 +170,8 @@ impl Forms for OpRro {
     /// Spec: isa-spec/spec/ops/alu/rro.toml:27.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_b = false;
+        let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         write_guard(out, &c.guard);
         out.push_str("RRO");
         out.push_text_chunk(self.op.chunk_sm(sm));

@@ -185,7 +185,7 @@ impl OpShfl {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:138; form at isa-spec/spec/ops/alu/shfl.toml:138).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:139; form at isa-spec/spec/ops/alu/shfl.toml:139).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -200,7 +200,7 @@ impl OpShfl {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:154; form at isa-spec/spec/ops/alu/shfl.toml:154).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:156; form at isa-spec/spec/ops/alu/shfl.toml:156).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -215,7 +215,7 @@ impl OpShfl {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:162; form at isa-spec/spec/ops/alu/shfl.toml:162).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:164; form at isa-spec/spec/ops/alu/shfl.toml:164).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -230,7 +230,7 @@ impl OpShfl {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:170; form at isa-spec/spec/ops/alu/shfl.toml:170).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:172; form at isa-spec/spec/ops/alu/shfl.toml:172).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -341,7 +341,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1fffff00000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:138; form at isa-spec/spec/ops/alu/shfl.toml:138).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:139; form at isa-spec/spec/ops/alu/shfl.toml:139).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -353,7 +353,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x807f00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:154; form at isa-spec/spec/ops/alu/shfl.toml:154).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:156; form at isa-spec/spec/ops/alu/shfl.toml:156).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -365,7 +365,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800300000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:162; form at isa-spec/spec/ops/alu/shfl.toml:162).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:164; form at isa-spec/spec/ops/alu/shfl.toml:164).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -377,7 +377,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x807f0e000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:170; form at isa-spec/spec/ops/alu/shfl.toml:170).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:172; form at isa-spec/spec/ops/alu/shfl.toml:172).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;

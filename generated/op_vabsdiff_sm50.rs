@@ -1400,7 +1400,7 @@ impl OpVabsdiffSm50 {
             asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
         };
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
-        asm_try!(at.finish(& ["d", "a", "b", "c"]));
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "c"]));
         let op = Self {
             d,
             a,
@@ -1414,7 +1414,17 @@ impl OpVabsdiffSm50 {
             mode,
             cc,
         };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[
+                ("a", &[17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17]),
+                ("b", &[18, 18, 18, 18, 18, 18, 18, 18, 18, 0, 0, 0, 0, 0, 0]),
+                ("c", &[19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19]),
+            ],
+        );
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -1460,9 +1470,15 @@ impl Forms for OpVabsdiffSm50 {
     /// Spec: isa-spec/spec/ops/alu/vabsdiff_sm50.toml:68.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
-        let reuse_c = false;
+        let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(
+            form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14)
+        ) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8))
+            && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(
+            form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14)
+        ) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         out.push_str("VABSDIFF");
         if self.sd {

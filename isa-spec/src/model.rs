@@ -44,6 +44,8 @@ pub struct Family {
     pub reuse: Vec<(u32, u32)>,
     /// (preset slot name, control bit marking its register `.reuse`).
     pub reuse_slots: Vec<(String, u32)>,
+    /// The op classes whose sources the two rules above cover (None: all).
+    pub reuse_classes: Option<Vec<String>>,
     /// The control value's layout (`[family.<name>.control]`).
     pub control: Control,
     /// (SM, nvdisasm major version whose text is the reference there).

@@ -171,6 +171,14 @@ pub(crate) fn resolve_family(
                 .filter(|(k, _)| k.parse::<u32>().is_err())
                 .map(|(k, v)| (k.clone(), *v))
                 .collect(),
+            reuse_classes: d.reuse_classes.as_ref().map(|cs| {
+                cs.iter()
+                    .map(|c| {
+                        check_class(cx, c);
+                        c.get_ref().clone()
+                    })
+                    .collect()
+            }),
             control: d
                 .control
                 .as_ref()
@@ -3013,8 +3021,9 @@ fn subtract_bits(f: &Field, mask: u128) -> Vec<Field> {
 }
 
 /// Per source, the control bit that marks its register `.reuse`: the
-/// encoding's override, else the family's rule for the field's preset slot,
-/// else for the field's position.
+/// encoding's override, else (for an op of the family's `reuse_classes`)
+/// the family's rule for the field's preset slot, else for the field's
+/// position.
 fn reuse_of(
     op: &Op,
     fam: &Family,
@@ -3022,6 +3031,10 @@ fn reuse_of(
     over: &BTreeMap<String, Option<u32>>,
 ) -> Vec<Option<u32>> {
     let mut v = vec![None; op.srcs.len()];
+    let by_family = fam
+        .reuse_classes
+        .as_ref()
+        .is_none_or(|c| c.contains(&op.class));
     for f in fields {
         if let FieldTarget::SrcReg {
             idx,
@@ -3041,7 +3054,7 @@ fn reuse_of(
                 .map(|x| x.1);
             v[idx] = match over.get(&op.srcs[idx].name) {
                 Some(o) => *o,
-                None => by_slot.or(by_pos),
+                None => by_slot.or(by_pos).filter(|_| by_family),
             };
         }
     }

@@ -41,6 +41,9 @@ pub struct FamilyDef {
     /// field -> bit of the instruction's control value that marks it `.reuse`.
     #[serde(default)]
     pub reuse: BTreeMap<String, u32>,
+    /// The op classes whose register sources may be marked `.reuse` (all
+    /// when absent); an encoding's own `reuse` table still applies.
+    pub reuse_classes: Option<Vec<S<String>>>,
     /// The per-instruction scheduling control value: its fields, its
     /// neutral value and the rule its reuse flags follow.
     pub control: Option<S<ControlDef>>,
