@@ -132,7 +132,7 @@ struct Counts {
     failures: Vec<String>,
 }
 
-fn compare(name: &str, sm: u32, want: &str, got: &str, expected: &Expected, c: &mut Counts) {
+fn compare(name: &str, want: &str, got: &str, expected: &Expected, c: &mut Counts) {
     let (w, g) = (split(want), split(got));
     for ((sec, addr), text) in &w.instrs {
         c.instrs += 1;
@@ -220,14 +220,7 @@ fn listings_match_nvdisasm_on_the_stored_cubins() {
         std::fs::write(&path, gunzip(cubin)).expect("write cubin");
         let got = common::nak(&["dis", path.to_str().expect("utf-8 path")]);
         let want = String::from_utf8(gunzip(sass)).expect("utf-8 listing");
-        compare(
-            name,
-            *sm,
-            &want,
-            &got,
-            &expected,
-            per_sm.entry(*sm).or_default(),
-        );
+        compare(name, &want, &got, &expected, per_sm.entry(*sm).or_default());
     }
     let _ = std::fs::remove_dir_all(&tmp);
     report("tests/cubins", &per_sm);
@@ -266,14 +259,7 @@ fn listings_match_nvdisasm_on_shared_kernels() {
         let (got, _) =
             nak::cubin::disassemble(&bytes, None).unwrap_or_else(|e| panic!("{name}: {e}"));
         let want = String::from_utf8(gunzip(sass)).expect("utf-8 listing");
-        compare(
-            name,
-            *sm,
-            &want,
-            &got,
-            &expected,
-            per_sm.entry(*sm).or_default(),
-        );
+        compare(name, &want, &got, &expected, per_sm.entry(*sm).or_default());
     }
     report("../shared/kernels", &per_sm);
     // Every listed difference still happens (none is stale).
