@@ -1,5 +1,6 @@
 //! The library a compiler links (`nak`) stays small: its normal
-//! dependencies are only those listed here (none today), so neither the
+//! dependencies are only those listed here (none today, and `object` for
+//! cubins behind a feature that is off by default), so neither the
 //! command-line crates (clap) nor JSON (serde_json) nor the spec loader
 //! (isa-spec, a build-dependency) reach a compiler that links it. The
 //! `nak` command lives in `nak/cli`.
@@ -8,6 +9,9 @@ use std::path::Path;
 
 /// Crates `nak` may depend on at run time.
 const ALLOWED: &[&str] = &[];
+/// Crates `nak` may depend on when a feature asks (`optional`, and no
+/// default feature pulls them).
+const OPTIONAL: &[&str] = &["object"];
 
 fn manifest(rel: &str) -> toml::Table {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
@@ -26,10 +30,27 @@ fn dep_names(t: &toml::Table, section: &str) -> Vec<String> {
 #[test]
 fn library_has_only_allowed_runtime_dependencies() {
     let nak = manifest("../nak/Cargo.toml");
+    let deps = nak.get("dependencies").and_then(|d| d.as_table());
+    let optional = |d: &str| {
+        deps.and_then(|t| t.get(d))
+            .and_then(|v| v.get("optional"))
+            .and_then(|v| v.as_bool())
+            == Some(true)
+    };
     let extra: Vec<String> = dep_names(&nak, "dependencies")
         .into_iter()
         .filter(|d| !ALLOWED.contains(&d.as_str()))
+        .filter(|d| !(OPTIONAL.contains(&d.as_str()) && optional(d)))
         .collect();
+    let defaults = nak
+        .get("features")
+        .and_then(|f| f.get("default"))
+        .map(|d| d.to_string())
+        .unwrap_or_default();
+    assert!(
+        defaults.is_empty() || defaults == "[]",
+        "nak's default features {defaults} would pull optional crates into every compiler"
+    );
     assert!(
         extra.is_empty(),
         "nak/Cargo.toml [dependencies] has {extra:?}: the library must not pull them into a compiler; put command-line needs in nak/cli"

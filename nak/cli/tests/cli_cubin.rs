@@ -200,6 +200,23 @@ fn report(title: &str, per_sm: &BTreeMap<u32, Counts>) {
     }
 }
 
+/// Every instruction line matched or is an expected failure (the first
+/// 200 others are shown).
+fn assert_no_failures(per_sm: &BTreeMap<u32, Counts>) {
+    let failures: Vec<&String> = per_sm.values().flat_map(|c| &c.failures).collect();
+    assert!(
+        failures.is_empty(),
+        "{} lines differ:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(200)
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
 #[test]
 fn listings_match_nvdisasm_on_the_stored_cubins() {
     let expected = Expected::load();
@@ -224,18 +241,7 @@ fn listings_match_nvdisasm_on_the_stored_cubins() {
     }
     let _ = std::fs::remove_dir_all(&tmp);
     report("tests/cubins", &per_sm);
-    let failures: Vec<&String> = per_sm.values().flat_map(|c| &c.failures).collect();
-    assert!(
-        failures.is_empty(),
-        "{} lines differ:\n{}",
-        failures.len(),
-        failures
-            .iter()
-            .take(200)
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+    assert_no_failures(&per_sm);
     for (sm, c) in &per_sm {
         // Headers, directives and labels: all but a few lines.
         assert!(c.other_matched * 100 >= c.other * 98, "SM{sm}: {c:?}");
@@ -272,16 +278,5 @@ fn listings_match_nvdisasm_on_shared_kernels() {
             k.1
         );
     }
-    let failures: Vec<&String> = per_sm.values().flat_map(|c| &c.failures).collect();
-    assert!(
-        failures.is_empty(),
-        "{} lines differ:\n{}",
-        failures.len(),
-        failures
-            .iter()
-            .take(200)
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+    assert_no_failures(&per_sm);
 }
