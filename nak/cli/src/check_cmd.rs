@@ -1,14 +1,18 @@
-//! `nak check`: the hazard checker on a raw kernel stream.
+//! `nak check`: the hazard checker on a raw kernel stream, or on every
+//! kernel of a cubin.
 
 use std::path::Path;
 use std::process::ExitCode;
 
+use nak::check::Finding;
+use nak::cubin::{InputKind, elf::Cubin, input_kind, refusal};
 use nak::dis::stream::parse_sm;
 
-/// Print each finding as `ADDR<TAB>CODE<TAB>message`; exit 1 when there
-/// is any, 0 when the kernel is clean, 2 on bad input.
-pub fn run(sm: &str, file: &Path) -> ExitCode {
-    let sm = match parse_sm(sm) {
+/// Print each finding as `ADDR<TAB>CODE<TAB>message` (a cubin's with its
+/// kernel's name first); exit 1 when there is any, 0 when every kernel
+/// is clean, 2 on bad input.
+pub fn run(sm: Option<&str>, file: &Path) -> ExitCode {
+    let sm = match sm.map(parse_sm).transpose() {
         Ok(s) => s,
         Err(e) => return crate::fail(2, e),
     };
@@ -16,16 +20,58 @@ pub fn run(sm: &str, file: &Path) -> ExitCode {
         Ok(b) => b,
         Err(e) => return crate::fail(2, format_args!("cannot read {}: {e}", file.display())),
     };
-    let findings = match nak::check::check(sm, &bytes) {
+    let kind = input_kind(&bytes[..bytes.len().min(256)]);
+    if let Some(why) = refusal(kind) {
+        return crate::fail(2, format_args!("{}: {why}", file.display()));
+    }
+    let found = if kind == InputKind::Elf {
+        check_cubin(&bytes, sm)
+    } else if let Some(sm) = sm {
+        nak::check::check(sm, &bytes).map(|f| vec![(None, f)])
+    } else {
+        Err("a raw instruction stream needs --sm (only a cubin names its SM)".into())
+    };
+    let found = match found {
         Ok(f) => f,
         Err(e) => return crate::fail(2, format_args!("{}: {e}", file.display())),
     };
-    for f in &findings {
-        outln!("{:#06x}\t{}\t{}", f.addr, f.code.name(), f.message);
+    let mut any = false;
+    for (kernel, findings) in &found {
+        for f in findings {
+            any = true;
+            match kernel {
+                Some(k) => outln!("{k}\t{:#06x}\t{}\t{}", f.addr, f.code.name(), f.message),
+                None => outln!("{:#06x}\t{}\t{}", f.addr, f.code.name(), f.message),
+            }
+        }
     }
-    if findings.is_empty() {
-        ExitCode::SUCCESS
-    } else {
+    if any {
         ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
+}
+
+/// Each code section of the cubin checked as one kernel at address 0
+/// (the kernel's name is its section's without `.text.`).
+fn check_cubin(
+    bytes: &[u8],
+    want_sm: Option<u32>,
+) -> Result<Vec<(Option<String>, Vec<Finding>)>, String> {
+    let cubin = Cubin::parse(bytes)?;
+    if let Some(want) = want_sm
+        && want != cubin.sm
+    {
+        return Err(format!(
+            "--sm {want} given, but the cubin is for SM{}; drop --sm or pass {}",
+            cubin.sm, cubin.sm
+        ));
+    }
+    let mut out = Vec::new();
+    for t in &cubin.texts {
+        let name = t.name.strip_prefix(".text.").unwrap_or(&t.name).to_string();
+        let findings = nak::check::check(cubin.sm, t.data).map_err(|e| format!("{name}: {e}"))?;
+        out.push((Some(name), findings));
+    }
+    Ok(out)
 }

@@ -40,14 +40,17 @@ enum Cmd {
     },
     /// Check a scheduled kernel for hazards: reads and overwrites of
     /// registers a variable-latency write or a late read may still hold.
-    /// One `ADDR<TAB>CODE<TAB>message` line each; exit 1 when there is
-    /// any, 0 when the kernel is clean, 2 on bad input.
+    /// One `ADDR<TAB>CODE<TAB>message` line each (for a cubin,
+    /// `KERNEL<TAB>ADDR<TAB>CODE<TAB>message`); exit 1 when there is any,
+    /// 0 when the kernel is clean, 2 on bad input.
     Check {
-        /// Target SM: 90, sm_90 or SM90.
+        /// Target SM: 90, sm_90 or SM90. Required for a raw stream; for a
+        /// cubin it comes from the ELF header and, if given, must match.
         #[arg(long)]
-        sm: String,
+        sm: Option<String>,
         /// A raw stream of one kernel starting at address 0 (Maxwell
-        /// streams with their scheduling words).
+        /// streams with their scheduling words), or a cubin (each code
+        /// section checked as one kernel).
         file: PathBuf,
     },
     /// Assemble one instruction per line into a raw stream.
@@ -351,7 +354,7 @@ fn main() -> ExitCode {
         } => run_cmd::run_cmd(&file, sm.as_deref(), lanes, global),
         Cmd::Dis { sm, ctrl, file } => dis(sm.as_deref(), &file, ctrl),
         Cmd::Asm { sm, file, out } => asm(&sm, &file, &out),
-        Cmd::Check { sm, file } => check_cmd::run(&sm, &file),
+        Cmd::Check { sm, file } => check_cmd::run(sm.as_deref(), &file),
     }
 }
 

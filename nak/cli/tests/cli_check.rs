@@ -78,3 +78,69 @@ fn bad_input_is_exit_2() {
         assert!(!out.stderr.is_empty());
     }
 }
+
+/// Every stored ptxas cubin (`tests/cubins`, SM50..SM120): each code
+/// section is checked as a kernel, and all are clean.
+#[test]
+fn ptxas_cubins_are_clean() {
+    use std::io::Read;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/cubins");
+    let mut n = 0;
+    let dirs = std::fs::read_dir(&root).expect("tests/cubins").flatten();
+    for sm_dir in dirs.filter(|d| d.path().is_dir()) {
+        for f in std::fs::read_dir(sm_dir.path()).unwrap().flatten() {
+            let p = f.path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            let Some(stem) = name.strip_suffix(".cubin.gz") else {
+                continue;
+            };
+            let stem = format!("{}_{stem}", sm_dir.file_name().to_string_lossy());
+            let mut bytes = Vec::new();
+            flate2::read::GzDecoder::new(std::fs::File::open(&p).unwrap())
+                .read_to_end(&mut bytes)
+                .unwrap();
+            let file = tmp(&stem);
+            std::fs::write(&file, &bytes).unwrap();
+            let out = Command::new(env!("CARGO_BIN_EXE_nak"))
+                .args(["check", file.to_str().unwrap()])
+                .output()
+                .expect("run nak");
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{stem}: {}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            n += 1;
+        }
+    }
+    assert!(n >= 40, "only {n} cubins checked");
+}
+
+/// A cubin names its SM: a different `--sm` is bad input, and a raw
+/// stream without `--sm` too.
+#[test]
+fn cubin_sm_and_raw_stream_without_sm() {
+    use std::io::Read;
+    let gz = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/cubins/sm_90/control.cubin.gz");
+    let mut bytes = Vec::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(&gz).unwrap())
+        .read_to_end(&mut bytes)
+        .unwrap();
+    let cubin = tmp("control_sm90.cubin");
+    std::fs::write(&cubin, &bytes).unwrap();
+    let out = check("75", &cubin);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the cubin is for SM90"));
+    let out = Command::new(env!("CARGO_BIN_EXE_nak"))
+        .args([
+            "check",
+            data("ptxas_atom_generic_sm90.bin").to_str().unwrap(),
+        ])
+        .output()
+        .expect("run nak");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs --sm"));
+}
