@@ -8,6 +8,9 @@ use nak::check::Finding;
 use nak::cubin::{InputKind, elf::Cubin, input_kind, refusal};
 use nak::dis::stream::parse_sm;
 
+/// Each kernel's findings, with its name for a cubin's.
+type KernelFindings = Vec<(Option<String>, Vec<Finding>)>;
+
 /// Print each finding as `ADDR<TAB>CODE<TAB>message` (a cubin's with its
 /// kernel's name first); exit 1 when there is any, 0 when every kernel
 /// is clean, 2 on bad input.
@@ -54,10 +57,7 @@ pub fn run(sm: Option<&str>, file: &Path) -> ExitCode {
 
 /// Each code section of the cubin checked as one kernel at address 0
 /// (the kernel's name is its section's without `.text.`).
-fn check_cubin(
-    bytes: &[u8],
-    want_sm: Option<u32>,
-) -> Result<Vec<(Option<String>, Vec<Finding>)>, String> {
+fn check_cubin(bytes: &[u8], want_sm: Option<u32>) -> Result<KernelFindings, String> {
     let cubin = Cubin::parse(bytes)?;
     if let Some(want) = want_sm
         && want != cubin.sm
