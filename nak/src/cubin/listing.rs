@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use crate::cubin::elf::{Cubin, TextSection};
+use crate::cubin::elf::{Cubin, Symbol, TextSection};
 use crate::cubin::labels::{Labels, SectionFacts};
 use crate::cubin::nvinfo::{self, Indirect};
 use crate::dis::listing::instr_text;
@@ -263,39 +263,72 @@ fn print_section(
     labels: &Labels,
     out: &mut String,
 ) {
-    let name = &s.text.name;
-    let _ = writeln!(
-        out,
-        "\n//--------------------- {name:<25} --------------------------"
-    );
-    let _ = writeln!(out, "\t.section\t{name},\"ax\",@progbits");
-    // ptxas keeps the register count in `sh_info`'s top byte up to SM89.
-    if s.text.info >> 24 != 0 {
+    let p = SectionPrinter {
+        family,
+        i,
+        s,
+        facts,
+        labels,
+        funcs: cubin.functions_in(s.text.index).collect(),
+    };
+    p.header(out);
+    for f in p.funcs.iter().filter(|f| f.other & STO_CUDA_ENTRY != 0) {
+        p.directives(f.value, out, true);
+    }
+    let _ = writeln!(out, "{}:", s.text.name);
+    p.body(out);
+    if let Some(l) = labels.at(i, s.text.data.len() as u64) {
+        let _ = writeln!(out, "{l}:");
+    }
+    out.push('\n');
+}
+
+/// One code section's listing: what its parts need to know.
+struct SectionPrinter<'a> {
+    family: Family,
+    /// The section's index among the code sections (for labels).
+    i: usize,
+    s: &'a Section<'a>,
+    facts: &'a SectionFacts,
+    labels: &'a Labels,
+    /// The functions defined in it.
+    funcs: Vec<&'a Symbol>,
+}
+
+impl SectionPrinter<'_> {
+    /// The banner, `.section`, the register count and the alignment.
+    fn header(&self, out: &mut String) {
+        let name = &self.s.text.name;
         let _ = writeln!(
             out,
-            "\t.sectioninfo\t@\"SHI_REGISTERS={}\"",
-            s.text.info >> 24
+            "\n//--------------------- {name:<25} --------------------------"
         );
+        let _ = writeln!(out, "\t.section\t{name},\"ax\",@progbits");
+        // ptxas keeps the register count in `sh_info`'s top byte up to SM89.
+        let info = self.s.text.info;
+        if info >> 24 != 0 {
+            let _ = writeln!(out, "\t.sectioninfo\t@\"SHI_REGISTERS={}\"", info >> 24);
+        }
+        let _ = writeln!(out, "\t.align\t{}", self.s.text.align);
     }
-    let _ = writeln!(out, "\t.align\t{}", s.text.align);
-    let wb = u64::from(family.width() / 8);
-    let bundled = family.bundle().is_some();
-    let end = s.text.data.len() as u64;
-    let funcs: Vec<_> = cubin.functions_in(s.text.index).collect();
-    let size_end = |value: u64, size: u64, fname: &str| -> String {
+
+    /// What a function's `.size` ends at: the function or label there,
+    /// else the address.
+    fn size_end(&self, value: u64, size: u64, fname: &str) -> String {
         let e = value.wrapping_add(size);
-        facts
+        self.facts
             .funcs_at
-            .get(&func_pos(family, e))
+            .get(&func_pos(self.family, e))
             .filter(|n| n.as_str() != fname)
             .cloned()
-            .or_else(|| labels.at(i, e))
+            .or_else(|| self.labels.at(self.i, e))
             .unwrap_or_else(|| format!("{e:#x}"))
-    };
-    // The functions at `value`: entries (at the section's head) or the
-    // others (where they start).
-    let directives = |value: u64, out: &mut String, entries: bool| {
-        for f in funcs.iter().filter(|f| f.value == value) {
+    }
+
+    /// The directives of the functions at `value`: entries (at the
+    /// section's head) or the others (where they start).
+    fn directives(&self, value: u64, out: &mut String, entries: bool) {
+        for f in self.funcs.iter().filter(|f| f.value == value) {
             let entry = f.other & STO_CUDA_ENTRY != 0;
             if entry != entries {
                 continue;
@@ -310,7 +343,7 @@ fn print_section(
                 _ => {}
             }
             let _ = writeln!(out, "        .type           {},@function", f.name);
-            let to = size_end(f.value, f.size, &f.name);
+            let to = self.size_end(f.value, f.size, &f.name);
             let _ = writeln!(
                 out,
                 "        .size           {},({to} - {})",
@@ -325,41 +358,41 @@ fn print_section(
             }
             let _ = writeln!(out, "{}:", f.name);
         }
-    };
-    for f in funcs.iter().filter(|f| f.other & STO_CUDA_ENTRY != 0) {
-        directives(f.value, out, true);
     }
-    let _ = writeln!(out, "{name}:");
-    let marks = |pos: u64, out: &mut String| {
-        if let Some(l) = labels.at(i, pos) {
+
+    /// The label and the (non-entry) functions at `pos`.
+    fn marks(&self, pos: u64, out: &mut String) {
+        if let Some(l) = self.labels.at(self.i, pos) {
             let _ = writeln!(out, "{l}:");
         }
-        directives(pos, out, false);
-    };
-    // The hex of a `}` line comes after the next instruction's labels.
-    let mut pending: Option<String> = None;
-    for l in &s.lines {
-        // On Maxwell a bundle's scheduling word comes first, after the
-        // labels of the bundle's address and of its first instruction.
-        match s.sched.get(&l.addr.wrapping_sub(wb)) {
-            Some(sw) if bundled && l.addr % (4 * wb) == wb => {
-                marks(l.addr - wb, out);
-                marks(l.addr, out);
-                out.push_str(&pending.take().unwrap_or_default());
-                let _ = writeln!(out, "{:>w$}/* {sw:#018x} */", "", w = PAD);
+        self.directives(pos, out, false);
+    }
+
+    /// The instruction lines, each after its marks.
+    fn body(&self, out: &mut String) {
+        let wb = u64::from(self.family.width() / 8);
+        let bundled = self.family.bundle().is_some();
+        // The hex of a `}` line comes after the next instruction's labels.
+        let mut pending: Option<String> = None;
+        for l in &self.s.lines {
+            // On Maxwell a bundle's scheduling word comes first, after the
+            // labels of the bundle's address and of its first instruction.
+            match self.s.sched.get(&l.addr.wrapping_sub(wb)) {
+                Some(sw) if bundled && l.addr % (4 * wb) == wb => {
+                    self.marks(l.addr - wb, out);
+                    self.marks(l.addr, out);
+                    out.push_str(&pending.take().unwrap_or_default());
+                    let _ = writeln!(out, "{:>w$}/* {sw:#018x} */", "", w = PAD);
+                }
+                _ => {
+                    self.marks(l.addr, out);
+                    out.push_str(&pending.take().unwrap_or_default());
+                }
             }
-            _ => {
-                marks(l.addr, out);
-                out.push_str(&pending.take().unwrap_or_default());
-            }
+            pending = print_line(self.family, self.i, l, self.s, self.labels, out);
         }
-        pending = print_line(family, i, l, s, labels, out);
+        out.push_str(&pending.take().unwrap_or_default());
     }
-    out.push_str(&pending.take().unwrap_or_default());
-    if let Some(l) = labels.at(i, end) {
-        let _ = writeln!(out, "{l}:");
-    }
-    out.push('\n');
 }
 
 /// Column of the hex comment (nvdisasm pads to its longest line; the
