@@ -135,7 +135,7 @@ impl OpAtomgF {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32")
+                && !(self.awidth.text() == ".U32") && !any_align()
             {
                 return Err(
                     refuse(
@@ -180,7 +180,7 @@ impl OpAtomgF {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32")
+                && !(self.awidth.text() == ".U32") && !any_align()
             {
                 return Err(
                     refuse(
@@ -232,7 +232,7 @@ impl OpAtomgF {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32")
+                && !(self.awidth.text() == ".U32") && !any_align()
             {
                 return Err(
                     refuse(

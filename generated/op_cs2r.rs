@@ -41,7 +41,9 @@ impl OpCs2r {
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/cs2r.toml:20; form at isa-spec/spec/ops/system/cs2r.toml:20).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
+        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0
+            && !any_align()
+        {
             return Err(
                 refuse(
                     Self::NAME,

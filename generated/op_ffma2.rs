@@ -65,7 +65,9 @@ impl OpFfma2 {
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false
+                && !any_align()
+            {
                 return Err(
                     refuse(
                         Self::NAME,
@@ -78,7 +80,9 @@ impl OpFfma2 {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false
+                && !any_align()
+            {
                 return Err(
                     refuse(
                         Self::NAME,
@@ -91,7 +95,9 @@ impl OpFfma2 {
         }
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.c.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false
+                && !any_align()
+            {
                 return Err(
                     refuse(
                         Self::NAME,
@@ -102,7 +108,9 @@ impl OpFfma2 {
                 );
             }
         }
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
+        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0
+            && !any_align()
+        {
             return Err(
                 refuse(
                     Self::NAME,

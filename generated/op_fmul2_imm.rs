@@ -69,7 +69,9 @@ impl OpFmul2Imm {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false
+                && !any_align()
+            {
                 return Err(
                     refuse(
                         Self::NAME,
@@ -82,7 +84,9 @@ impl OpFmul2Imm {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false
+                && !any_align()
+            {
                 return Err(
                     refuse(
                         Self::NAME,
@@ -93,7 +97,9 @@ impl OpFmul2Imm {
                 );
             }
         }
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
+        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0
+            && !any_align()
+        {
             return Err(
                 refuse(
                     Self::NAME,

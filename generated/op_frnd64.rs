@@ -78,7 +78,9 @@ impl OpFrnd64 {
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false
+                && !any_align()
+            {
                 return Err(
                     refuse(
                         Self::NAME,
@@ -89,7 +91,9 @@ impl OpFrnd64 {
                 );
             }
         }
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
+        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0
+            && !any_align()
+        {
             return Err(
                 refuse(
                     Self::NAME,

@@ -145,7 +145,7 @@ impl OpLdgmc {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32")
+                && !(self.awidth.text() == ".U32") && !any_align()
             {
                 return Err(
                     refuse(
@@ -202,7 +202,7 @@ impl OpLdgmc {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32")
+                && !(self.awidth.text() == ".U32") && !any_align()
             {
                 return Err(
                     refuse(
@@ -265,7 +265,7 @@ impl OpLdgmc {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32")
+                && !(self.awidth.text() == ".U32") && !any_align()
             {
                 return Err(
                     refuse(
@@ -322,7 +322,7 @@ impl OpLdgmc {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32")
+                && !(self.awidth.text() == ".U32") && !any_align()
             {
                 return Err(
                     refuse(

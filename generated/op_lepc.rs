@@ -39,7 +39,9 @@ impl OpLepc {
     /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/lepc.toml:27; form at isa-spec/spec/ops/control/lepc.toml:27).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
+        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0
+            && !any_align()
+        {
             return Err(
                 refuse(
                     Self::NAME,

@@ -39,7 +39,9 @@ impl OpMov64i {
     /// Form `fixed` on SM [107, 120, 121] (isa-spec/spec/ops/move/mov64i.toml:35; form at isa-spec/spec/ops/move/mov64i.toml:35).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
+        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0
+            && !any_align()
+        {
             return Err(
                 refuse(
                     Self::NAME,

@@ -95,7 +95,7 @@ impl OpQspc {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32")
+                && !(self.awidth.text() == ".U32") && !any_align()
             {
                 return Err(
                     refuse(
@@ -125,7 +125,7 @@ impl OpQspc {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32")
+                && !(self.awidth.text() == ".U32") && !any_align()
             {
                 return Err(
                     refuse(
@@ -155,7 +155,7 @@ impl OpQspc {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32")
+                && !(self.awidth.text() == ".U32") && !any_align()
             {
                 return Err(
                     refuse(
@@ -209,7 +209,7 @@ impl OpQspc {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32")
+                && !(self.awidth.text() == ".U32") && !any_align()
             {
                 return Err(
                     refuse(

@@ -89,7 +89,7 @@ impl OpRedas {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32")
+                && !(self.awidth.text() == ".U32") && !any_align()
             {
                 return Err(
                     refuse(
@@ -136,7 +136,7 @@ impl OpRedas {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32")
+                && !(self.awidth.text() == ".U32") && !any_align()
             {
                 return Err(
                     refuse(
@@ -193,7 +193,7 @@ impl OpRedas {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32")
+                && !(self.awidth.text() == ".U32") && !any_align()
             {
                 return Err(
                     refuse(
@@ -240,7 +240,7 @@ impl OpRedas {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32")
+                && !(self.awidth.text() == ".U32") && !any_align()
             {
                 return Err(
                     refuse(

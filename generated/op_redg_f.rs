@@ -127,7 +127,7 @@ impl OpRedgF {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32")
+                && !(self.awidth.text() == ".U32") && !any_align()
             {
                 return Err(
                     refuse(
@@ -170,7 +170,7 @@ impl OpRedgF {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32")
+                && !(self.awidth.text() == ".U32") && !any_align()
             {
                 return Err(
                     refuse(
@@ -232,7 +232,7 @@ impl OpRedgF {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32")
+                && !(self.awidth.text() == ".U32") && !any_align()
             {
                 return Err(
                     refuse(

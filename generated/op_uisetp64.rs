@@ -73,7 +73,9 @@ impl OpUisetp64 {
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false
+                && !any_align()
+            {
                 return Err(
                     refuse(
                         Self::NAME,
@@ -86,7 +88,9 @@ impl OpUisetp64 {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false
+                && !any_align()
+            {
                 return Err(
                     refuse(
                         Self::NAME,

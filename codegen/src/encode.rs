@@ -254,7 +254,7 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
                 let wf = field(&op.modifiers[w].name);
                 quote!((self.#wf.text() == ".U32"))
             });
-            checks.push(quote!(if let SrcKind::Reg(r) = self.#fld.kind { if r.file == RegFile::Gpr && !r.is_zero() && r.idx % #al != 0 && !#narrow { return Err(refuse(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #sname, #al, r))); } }));
+            checks.push(quote!(if let SrcKind::Reg(r) = self.#fld.kind { if r.file == RegFile::Gpr && !r.is_zero() && r.idx % #al != 0 && !#narrow && !any_align() { return Err(refuse(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #sname, #al, r))); } }));
         }
     }
     for (i, d) in op.dsts.iter().enumerate() {
@@ -268,7 +268,7 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
         }
         if d.align > 1 {
             let al = Literal::u8_unsuffixed(d.align as u8);
-            checks.push(quote!(if self.#fld.file == RegFile::Gpr && !self.#fld.is_zero() && self.#fld.idx % #al != 0 { return Err(refuse(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #dname, #al, self.#fld))); }));
+            checks.push(quote!(if self.#fld.file == RegFile::Gpr && !self.#fld.is_zero() && self.#fld.idx % #al != 0 && !any_align() { return Err(refuse(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #dname, #al, self.#fld))); }));
         }
     }
     for (i, m) in op.modifiers.iter().enumerate() {

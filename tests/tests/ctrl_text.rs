@@ -72,7 +72,11 @@ fn dis_ctrl(stem: &str, sm: u32, bytes: &[u8]) -> String {
 /// `nak asm` of a listing; every line must assemble.
 fn asm(stem: &str, sm: u32, listing: &str) -> Vec<u8> {
     match assemble(sm, listing) {
-        Ok(b) => b,
+        Ok(a) => {
+            // ptxas code keeps every rule: no warning either.
+            assert_eq!(a.warnings, [], "{stem}: warnings on ptxas code");
+            a.bytes
+        }
         Err(errs) => {
             let lines: Vec<&str> = listing.lines().collect();
             let shown: Vec<String> = errs

@@ -176,7 +176,8 @@ fn pct(a: usize, b: usize) -> f64 {
 /// for SM90 and check it: the findings as `ADDR CODE` strings.
 fn check_text(text: &str) -> Vec<String> {
     let bytes = nak::dis::listing::assemble(90, text)
-        .unwrap_or_else(|e| panic!("{text}: {}", e[0].message));
+        .unwrap_or_else(|e| panic!("{text}: {}", e[0].message))
+        .bytes;
     nak::check::check(90, &bytes)
         .expect("the stream decodes")
         .iter()

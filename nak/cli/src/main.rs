@@ -2,6 +2,7 @@
 
 #[macro_use]
 mod out;
+mod canonical_cmd;
 mod check_cmd;
 mod lint_cmd;
 mod run_cmd;
@@ -36,6 +37,12 @@ enum Cmd {
         /// yield, stall; see the README), which `nak asm` reads back.
         #[arg(long)]
         ctrl: bool,
+        /// Instead of the listing, check that each word's text assembles
+        /// back to it: print `ADDR<TAB>HEX<TAB>TEXT<TAB>reason` for each
+        /// that does not (bits the text does not show), a count on stderr,
+        /// and exit 1 when there is any.
+        #[arg(long, conflicts_with = "ctrl")]
+        check_canonical: bool,
         file: PathBuf,
     },
     /// Check a scheduled kernel for hazards: reads and overwrites of
@@ -53,13 +60,24 @@ enum Cmd {
         /// section checked as one kernel).
         file: PathBuf,
     },
-    /// Assemble one instruction per line into a raw stream.
+    /// Assemble one instruction per line into a raw stream. Every line
+    /// `nak dis` or nvdisasm prints assembles back to its word; where the
+    /// instruction breaks a rule that keeps programs correct (a misaligned
+    /// register, a modifier combination the spec does not list as legal,
+    /// one the hardware traps on) it is a warning.
     Asm {
+        /// Target SM: 90, sm_90 or SM90.
         #[arg(long)]
         sm: String,
+        /// One instruction per line; a leading `HEX<TAB>` column and a
+        /// `--ctrl` field are read as `nak dis` writes them.
         file: PathBuf,
+        /// The raw stream to write (whole, or not at all on error).
         #[arg(short = 'o')]
         out: PathBuf,
+        /// Treat warnings as errors (nothing is written).
+        #[arg(long)]
+        deny_warnings: bool,
     },
     /// Print an SM's facts from the spec as `key=value` lines (family,
     /// word bits, instructions per scheduling word, reference nvdisasm),
@@ -352,8 +370,21 @@ fn main() -> ExitCode {
             global,
             file,
         } => run_cmd::run_cmd(&file, sm.as_deref(), lanes, global),
-        Cmd::Dis { sm, ctrl, file } => dis(sm.as_deref(), &file, ctrl),
-        Cmd::Asm { sm, file, out } => asm(&sm, &file, &out),
+        Cmd::Dis {
+            sm,
+            ctrl,
+            check_canonical,
+            file,
+        } => match check_canonical {
+            true => canonical_cmd::run(sm.as_deref(), &file),
+            false => dis(sm.as_deref(), &file, ctrl),
+        },
+        Cmd::Asm {
+            sm,
+            file,
+            out,
+            deny_warnings,
+        } => asm(&sm, &file, &out, deny_warnings),
         Cmd::Check { sm, file } => check_cmd::run(sm.as_deref(), &file),
     }
 }
@@ -484,7 +515,7 @@ fn unknown_note(unknown: usize) -> ExitCode {
 
 /// `nak asm`: assemble a text file into a stream file; every bad line is
 /// reported as `file:line:col: error: ...`.
-fn asm(sm: &str, file: &Path, out: &Path) -> ExitCode {
+fn asm(sm: &str, file: &Path, out: &Path, deny_warnings: bool) -> ExitCode {
     let sm = match parse_sm(sm) {
         Ok(s) => s,
         Err(e) => return fail(2, e),
@@ -493,16 +524,26 @@ fn asm(sm: &str, file: &Path, out: &Path) -> ExitCode {
         Ok(t) => t,
         Err(e) => return fail(2, format_args!("cannot read {}: {e}", file.display())),
     };
+    let report = |level: &str, errs: &[nak::dis::listing::AsmFileError]| {
+        for e in errs {
+            let at = format!("{}:{}:{}", file.display(), e.line, e.col);
+            eprintln!("{at}: {level}: {}", e.message);
+        }
+    };
     match nak::dis::listing::assemble(sm, &text) {
-        Ok(bytes) => match out::write_whole(out, &bytes) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => fail(1, format_args!("cannot write {}: {e}", out.display())),
-        },
-        Err(errs) => {
-            for e in errs {
-                let at = format!("{}:{}:{}", file.display(), e.line, e.col);
-                eprintln!("{at}: error: {}", e.message);
+        Ok(a) if deny_warnings && !a.warnings.is_empty() => {
+            report("error", &a.warnings);
+            ExitCode::from(1)
+        }
+        Ok(a) => {
+            report("warning", &a.warnings);
+            match out::write_whole(out, &a.bytes) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(1, format_args!("cannot write {}: {e}", out.display())),
             }
+        }
+        Err(errs) => {
+            report("error", &errs);
             ExitCode::from(1)
         }
     }

@@ -213,12 +213,25 @@ pub struct AsmFileError {
     pub message: String,
 }
 
+/// What [`assemble`] made of a listing: the raw stream, and a warning for
+/// each instruction that breaks a rule keeping programs correct (a
+/// misaligned register, a modifier combination the spec does not list as
+/// legal, a combination the hardware traps on). nvdisasm prints such words,
+/// so their text assembles back to them; the backend's encoder refuses
+/// them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assembled {
+    pub bytes: Vec<u8>,
+    pub warnings: Vec<AsmFileError>,
+}
+
 /// `nak asm`: parse every line (a leading `HEX<TAB>` is ignored) and return
-/// the raw stream, or every error found. A line may start with a control
-/// field as `nak dis --ctrl` prints it ([`control::ctrl_text`]), which sets
-/// the instruction's control bits (its `.reuse` flags are added to the
-/// field's); without one they are zero but for `.reuse` and what it needs.
-pub fn assemble(sm: u32, text: &str) -> Result<Vec<u8>, Vec<AsmFileError>> {
+/// the raw stream with its warnings, or every error found. A line may
+/// start with a control field as `nak dis --ctrl` prints it
+/// ([`control::ctrl_text`]), which sets the instruction's control bits
+/// (its `.reuse` flags are added to the field's); without one they are
+/// zero but for `.reuse` and what it needs.
+pub fn assemble(sm: u32, text: &str) -> Result<Assembled, Vec<AsmFileError>> {
     let family = family_of(sm).ok_or_else(|| {
         vec![AsmFileError {
             line: 0,
@@ -229,6 +242,7 @@ pub fn assemble(sm: u32, text: &str) -> Result<Vec<u8>, Vec<AsmFileError>> {
     let wb = (family.width() / 8) as u64;
     let mut words = Vec::new();
     let mut errors = Vec::new();
+    let mut warnings = Vec::new();
     for (ln, raw) in text.lines().enumerate() {
         let (offset, body) = match raw.split_once('\t') {
             Some((h, rest)) if h.chars().all(|c| c.is_ascii_hexdigit()) => (h.len() + 1, rest),
@@ -265,15 +279,38 @@ pub fn assemble(sm: u32, text: &str) -> Result<Vec<u8>, Vec<AsmFileError>> {
                 Some(v) => v | c.ctrl & control::reuse_mask(family),
                 None => control::with_reuse_needs(family, c.ctrl),
             };
-            op.encode(sm, &c)
-                .map(|w| (w, c.ctrl))
-                .map_err(|e| asm::AsmError {
-                    col: line.mnemonic_col,
-                    message: e.to_string(),
-                })
+            let at = |e: crate::runtime::encode::EncodeError| asm::AsmError {
+                col: line.mnemonic_col,
+                message: e.to_string(),
+            };
+            match op.encode(sm, &c) {
+                Ok(w) => Ok(((w, c.ctrl), None)),
+                Err(strict) => op
+                    .encode_lenient(sm, &c)
+                    .map(|w| {
+                        let warning = asm::AsmError {
+                            col: line.mnemonic_col,
+                            message: format!(
+                                "{}: {}; assembled as written, but the backend's encoder refuses it",
+                                strict.op, strict.message
+                            ),
+                        };
+                        ((w, c.ctrl), Some(warning))
+                    })
+                    .map_err(at),
+            }
         });
         match res {
-            Ok(w) => words.push(w),
+            Ok((w, warning)) => {
+                words.push(w);
+                if let Some(e) = warning {
+                    warnings.push(AsmFileError {
+                        line: ln + 1,
+                        col: offset + e.col + 1,
+                        message: e.message,
+                    });
+                }
+            }
             Err(e) => errors.push(AsmFileError {
                 line: ln + 1,
                 col: offset + e.col + 1,
@@ -284,11 +321,12 @@ pub fn assemble(sm: u32, text: &str) -> Result<Vec<u8>, Vec<AsmFileError>> {
     if !errors.is_empty() {
         return Err(errors);
     }
-    stream::encode_stream(sm, &words, stream::nop_word(sm)).map_err(|m| {
+    let bytes = stream::encode_stream(sm, &words, stream::nop_word(sm)).map_err(|m| {
         vec![AsmFileError {
             line: 0,
             col: 0,
             message: m,
         }]
-    })
+    })?;
+    Ok(Assembled { bytes, warnings })
 }

@@ -1,7 +1,9 @@
 //! The disassembly pipeline: raw instruction streams (scheduling words and
 //! control bits per family), whole listings printed in parallel blocks and
-//! written in order, assembly of listings, and the corpus check.
+//! written in order, assembly of listings, the check that printed text
+//! assembles back to its word, and the corpus check.
 
+pub mod canonical;
 pub mod corpus;
 pub mod listing;
 pub mod ordered_blocks;

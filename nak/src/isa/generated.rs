@@ -30,11 +30,11 @@ use crate::runtime::decode::{
     print_form_bundled, reg_at, reg_below, try_form, uguard_of,
 };
 use crate::runtime::encode::{
-    Encode, EncodeError, MOD_ABS, MOD_NEG, MOD_NOT, Refused, any_combo, cbuf_index_field,
-    cbuf_offset_field, code_of, codes, common_fields, ctrl_field, dst_field, encode_by_form, fit,
-    fit_signed, forbid_mods, gpr_follows, guard_field, imm_field, imm_from_field,
-    imm_halves_from_field, imm_halves_src_field, imm_src_field, no_form, only_default, refuse,
-    reg_from_index, reg_index, sext_field, src_field, src_reg, uguard_field,
+    Encode, EncodeError, MOD_ABS, MOD_NEG, MOD_NOT, Refused, any_align, any_combo,
+    cbuf_index_field, cbuf_offset_field, code_of, codes, common_fields, ctrl_field, dst_field,
+    encode_by_form, fit, fit_signed, forbid_mods, gpr_follows, guard_field, imm_field,
+    imm_from_field, imm_halves_from_field, imm_halves_src_field, imm_src_field, no_form,
+    only_default, refuse, reg_from_index, reg_index, sext_field, src_field, src_reg, uguard_field,
 };
 use crate::runtime::flow::{Flow, FlowKind, FlowOp, SchedOp};
 use crate::runtime::fold::{

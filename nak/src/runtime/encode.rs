@@ -4,7 +4,9 @@
 use crate::runtime::instr::Common;
 use crate::runtime::operand::{Reg, RegFile, Src, SrcKind};
 use crate::runtime::refusal::{EXACT_IMMS, Why, with_flag};
-pub use crate::runtime::refusal::{Refused, any_combo, explained, refuse, refused, with_any_combo};
+pub use crate::runtime::refusal::{
+    Refused, any_align, any_combo, explained, refuse, refused, with_any_combo, with_any_rule,
+};
 use std::fmt;
 
 /// Why an instruction cannot be encoded as it stands.

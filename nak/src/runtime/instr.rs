@@ -367,6 +367,13 @@ macro_rules! define_ops {
             pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
                 $crate::runtime::encode::with_any_combo(|| self.encode(sm, c))
             }
+            /// [`Self::encode`] with the rules that keep a program correct
+            /// (register alignment, the spec's `legal` and `traps` products)
+            /// not enforced: an assembler of existing code takes back every
+            /// word nvdisasm prints, and warns where `encode` refuses.
+            pub fn encode_lenient(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+                $crate::runtime::encode::with_any_rule(|| self.encode(sm, c))
+            }
             /// The word, or `None` when the op does not encode on `sm`
             /// (no error message is built: for legality trials). One jump
             /// on the variant into the op's whole encoder.
@@ -518,12 +525,16 @@ macro_rules! define_ops {
         }
 
         /// Parse one tokenized line: the first op whose syntax matches and
-        /// that encodes on `sm`; else, of those whose syntax matches (an
-        /// IR instruction not legalized yet; encoding it reports why it
+        /// that encodes on `sm`; else the first that encodes when the rules
+        /// that keep programs correct are not enforced
+        /// ([`Op::encode_lenient`]: what nvdisasm prints for a misaligned
+        /// register); else, of those whose syntax matches (an IR
+        /// instruction not legalized yet; encoding it reports why it
         /// cannot be encoded), the one with the fewest misfit sources;
         /// else the error of the best partial match.
         pub fn parse(line: &crate::runtime::asm::Line, sm: u32, addr: u64) -> Result<(Op, Common), AsmError> {
             let mut best: Option<AsmError> = None;
+            let mut lenient: Option<(Op, Common)> = None;
             // A line no op encodes is read as an op of `sm` if one
             // parses it (Maxwell's `IMAD R0, RZ, R8, -0x25` is not
             // Volta's IMAD), the one with the fewest misfit sources
@@ -537,9 +548,15 @@ macro_rules! define_ops {
                             return Ok((Op::$v(o), c));
                         }
                         let op = Op::$v(o);
-                        let key = (!$t::SMS.contains(&sm), op.misfit_sources(sm));
-                        if pick.as_ref().is_none_or(|(k, ..)| key < *k) {
-                            pick = Some((key, op, c));
+                        if lenient.is_none()
+                            && $crate::runtime::encode::with_any_rule(|| op.try_encode(sm, &c)).is_some()
+                        {
+                            lenient = Some((op, c));
+                        } else {
+                            let key = (!$t::SMS.contains(&sm), op.misfit_sources(sm));
+                            if pick.as_ref().is_none_or(|(k, ..)| key < *k) {
+                                pick = Some((key, op, c));
+                            }
                         }
                     }
                     Some(Err(e)) => {
@@ -547,6 +564,9 @@ macro_rules! define_ops {
                     }
                 }
             )*
+            if let Some(found) = lenient {
+                return Ok(found);
+            }
             if let Some((_, op, c)) = pick {
                 return Ok((op, c));
             }

@@ -22,6 +22,8 @@ thread_local! {
     /// Set while the spec's `legal` and `traps` products are ignored
     /// ([`with_any_combo`]).
     static ANY_COMBO: Cell<bool> = const { Cell::new(false) };
+    /// Set while register alignment is not enforced ([`with_any_align`]).
+    static ANY_ALIGN: Cell<bool> = const { Cell::new(false) };
     /// Set while the legalizer judges its rewrites
     /// ([`crate::runtime::encode::with_exact_imms`]).
     pub(crate) static EXACT_IMMS: Cell<bool> = const { Cell::new(false) };
@@ -168,6 +170,23 @@ pub fn any_combo() -> bool {
 /// tests that show nvdisasm rejects the combinations they leave out.
 pub fn with_any_combo<R>(f: impl FnOnce() -> R) -> R {
     with_flag(&ANY_COMBO, f)
+}
+
+/// Whether register alignment is not enforced (read only when an
+/// alignment check fails).
+#[cold]
+#[inline(never)]
+pub fn any_align() -> bool {
+    ANY_ALIGN.with(Cell::get)
+}
+
+/// Runs `f` with the rules that keep a program correct but do not make an
+/// instruction unencodable ignored: register alignment and the spec's
+/// `legal` and `traps` products. nvdisasm prints such words, so an
+/// assembler of existing code takes their text back (as a warning);
+/// the backend's encoder never runs under it.
+pub fn with_any_rule<R>(f: impl FnOnce() -> R) -> R {
+    with_flag(&ANY_ALIGN, || with_flag(&ANY_COMBO, f))
 }
 
 /// Why `encode` refused: it runs again, keeping the failed check's reason.
