@@ -60,6 +60,7 @@ codes! {
     S0303 Error "two enum values share one code (in the enum file or an encoding's override)";
     S0401 Error "two encodings can match the same word on one SM (witness given)";
     S0501 Error "bits neither fixed, a field, nor `?`";
+    S0502 Error "an `ignored` bit that no form of the encoding fixes";
     S0601 Error "an operand never encoded, or a field naming an unknown operand";
     S0602 Warning "a modifier not encoded on a family (it must keep its default there)";
     S0603 Error "a modifier declared on some `families`/`sms` that is not encoded on exactly those";

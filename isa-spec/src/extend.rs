@@ -184,6 +184,7 @@ fn merge(
         values,
         not_all: or_base_vec(&child.not_all, &base.not_all),
         tied: or_base_map(&child.tied, &base.tied),
+        ignored: or_base(&child.ignored, &base.ignored),
     })
 }
 

@@ -833,6 +833,20 @@ pub struct Bits {
     pub ranges: Vec<(u32, u32)>,
 }
 
+/// As the spec writes bits: `73..77,87` (half-open ranges).
+impl std::fmt::Display for Bits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, &(l, h)) in self.ranges.iter().enumerate() {
+            let sep = if i == 0 { "" } else { "," };
+            match h - l {
+                1 => write!(f, "{sep}{l}")?,
+                _ => write!(f, "{sep}{l}..{h}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Bits {
     pub fn width(&self) -> u32 {
         self.ranges.iter().map(|(l, h)| h - l).sum()
@@ -846,6 +860,23 @@ impl Bits {
             }
         }
         m
+    }
+    /// The bits set in `mask`, as ranges.
+    pub fn from_mask(mask: u128) -> Bits {
+        let mut ranges = Vec::new();
+        let mut b = 0;
+        while b < 128 {
+            if mask >> b & 1 == 0 {
+                b += 1;
+                continue;
+            }
+            let l = b;
+            while b < 128 && mask >> b & 1 == 1 {
+                b += 1;
+            }
+            ranges.push((l, b));
+        }
+        Bits { ranges }
     }
     /// Place `value` into the word.
     pub fn place(&self, value: u128) -> u128 {

@@ -2396,10 +2396,13 @@ fn resolve_encoding(
     if !parse_op_fields(cx, &mut parts, r) {
         return None;
     }
-    let forms = match &r.preset {
+    let mut forms = match &r.preset {
         None => vec![fixed_form(cx, &parts, e)?],
         Some(pname) => preset_forms(cx, &parts, e, pname)?,
     };
+    if let Some(ig) = &r.ignored {
+        ignore_bits(cx, ig, &mut forms);
+    }
     if forms.is_empty() {
         cx.err(
             Code::S1003,
@@ -2414,6 +2417,72 @@ fn resolve_encoding(
         forms,
         loc: cx.loc(e),
     })
+}
+
+/// `ignored`: the fixed bits it names become raw bits with the fixed
+/// value, in every form that fixes them; a bit no form fixes is S0502.
+fn ignore_bits(cx: &mut Ctx, ig: &S<String>, forms: &mut [Form]) {
+    if ig.get_ref().trim().is_empty() {
+        return;
+    }
+    let mask = match parse_bits(ig.get_ref()) {
+        Ok(b) => b.mask(),
+        Err(m) => return cx.err(Code::S0101, ig, m),
+    };
+    let fixed_somewhere = forms.iter().fold(0, |a, f| a | f.fixed().0);
+    if mask & !fixed_somewhere != 0 {
+        let stray = Bits::from_mask(mask & !fixed_somewhere);
+        cx.err(
+            Code::S0502,
+            ig,
+            format!("`ignored` names bits {stray} that no form of the encoding fixes"),
+        );
+    }
+    for form in forms {
+        let mut fields = Vec::with_capacity(form.fields.len());
+        for f in form.fields.drain(..) {
+            match f.target {
+                FieldTarget::Fixed(v) if f.bits.mask() & mask != 0 => {
+                    fields.extend(split_fixed(&f, v, mask));
+                }
+                _ => fields.push(f),
+            }
+        }
+        form.fields = fields;
+    }
+}
+
+/// A fixed field as runs of bits, each fixed or (under `ignored`) raw
+/// with its part of the fixed value.
+fn split_fixed(f: &Field, v: u128, ignored: u128) -> Vec<Field> {
+    let mut out: Vec<Field> = Vec::new();
+    let mut shift = 0;
+    for &(l, h) in &f.bits.ranges {
+        let mut b = l;
+        while b < h {
+            let raw = ignored >> b & 1 == 1;
+            let mut e = b + 1;
+            while e < h && (ignored >> e & 1 == 1) == raw {
+                e += 1;
+            }
+            let part = v >> (shift + b - l) & ((1u128 << (e - b)) - 1);
+            out.push(Field {
+                bits: Bits {
+                    ranges: vec![(b, e)],
+                },
+                target: if raw {
+                    FieldTarget::Unknown(part)
+                } else {
+                    FieldTarget::Fixed(part)
+                },
+                loc: f.loc.clone(),
+                slot: f.slot.clone(),
+            });
+            b = e;
+        }
+        shift += h - l;
+    }
+    out
 }
 
 /// The encoding's family and SMs (`sms`, default: the whole family);

@@ -492,6 +492,12 @@ pub struct EncodingDef {
     /// source it is (one register field for both: Volta's BAR `R3, R3`).
     #[serde(default)]
     pub tied: BTreeMap<S<String>, S<String>>,
+    /// Fixed bits nvdisasm ignores on the encoding's SMs (it prints the
+    /// same text whatever they hold): in each form that fixes them they
+    /// are raw instead, kept as decoded and written with the fixed value
+    /// by the assembler. `""`: none (an extending encoding whose SMs do
+    /// not ignore its base's).
+    pub ignored: Option<S<String>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
