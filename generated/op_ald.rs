@@ -80,7 +80,7 @@ impl OpAld {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "a", self.a == Src::RZ, sm)?;
         forbid_mods(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xff000321 | (c.raw & 0x1fff7ff63fffffc000000000000);
+        let mut w: u128 = 0xff000321 | (c.raw & 0x1fff7ff43fffffc000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 10u32)? << 40;
@@ -94,7 +94,7 @@ impl OpAld {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "a", self.a == Src::RZ, sm)?;
         only_default(Self::NAME, "vtx", self.vtx == Src::RZ, sm)?;
-        let mut w: u128 = 0xffff000321 | (c.raw & 0x1fff7ff63fffffc000000000000);
+        let mut w: u128 = 0xffff000321 | (c.raw & 0x1fff7ff43fffffc000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 10u32)? << 40;
         w |= (self.size.index() as u128) << 74;
@@ -175,7 +175,7 @@ impl OpAld {
             size,
             off,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff63fffffc000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff43fffffc000000000000)))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:87; form at isa-spec/spec/ops/memory/ald.toml:87).
     #[inline(always)]
@@ -199,7 +199,7 @@ impl OpAld {
             size,
             off,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff63fffffc000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff43fffffc000000000000)))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:98; form at isa-spec/spec/ops/memory/ald.toml:98).
     #[inline(always)]

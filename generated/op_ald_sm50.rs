@@ -72,7 +72,7 @@ impl OpAldSm50 {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "a", self.a == Src::RZ, sm)?;
         forbid_mods(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xefd800000000ff00 | (c.raw & 0x6007e00000000);
+        let mut w: u128 = 0xefd800000000ff00 | (c.raw & 0x6007e40000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 10u32)? << 20;
         w |= self.access.code_in(Self::NAME, "access", &Self::ACCESS_CODES0, sm)? << 31;
@@ -81,7 +81,7 @@ impl OpAldSm50 {
         w |= (self.size.index() as u128) << 47;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ald_sm50.toml:80; form at isa-spec/spec/ops/memory/ald_sm50.toml:80).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ald_sm50.toml:81; form at isa-spec/spec/ops/memory/ald_sm50.toml:81).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -107,7 +107,7 @@ impl OpAldSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ald_sm50.toml:92; form at isa-spec/spec/ops/memory/ald_sm50.toml:92).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ald_sm50.toml:94; form at isa-spec/spec/ops/memory/ald_sm50.toml:94).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -156,9 +156,9 @@ impl OpAldSm50 {
             size,
             off,
         };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6007e00000000)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6007e40000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald_sm50.toml:80; form at isa-spec/spec/ops/memory/ald_sm50.toml:80).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald_sm50.toml:81; form at isa-spec/spec/ops/memory/ald_sm50.toml:81).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff00 == 0xff00 && w & 0 == 0 {
@@ -185,7 +185,7 @@ impl OpAldSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6007e00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald_sm50.toml:92; form at isa-spec/spec/ops/memory/ald_sm50.toml:92).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald_sm50.toml:94; form at isa-spec/spec/ops/memory/ald_sm50.toml:94).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff00 == 0xff00 && w & 0 == 0 {

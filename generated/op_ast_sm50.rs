@@ -75,7 +75,7 @@ impl OpAstSm50 {
         only_default(Self::NAME, "a", self.a == Src::RZ, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xeff000000000ff00 | (c.raw & 0x6007f00000000);
+        let mut w: u128 = 0xeff000000000ff00 | (c.raw & 0x6007f40000000);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 10u32)? << 20;
         w |= self.access.code_in(Self::NAME, "access", &Self::ACCESS_CODES0, sm)? << 31;
@@ -83,7 +83,7 @@ impl OpAstSm50 {
         w |= (self.size.index() as u128) << 47;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ast_sm50.toml:68; form at isa-spec/spec/ops/memory/ast_sm50.toml:68).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ast_sm50.toml:69; form at isa-spec/spec/ops/memory/ast_sm50.toml:69).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpAstSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ast_sm50.toml:80; form at isa-spec/spec/ops/memory/ast_sm50.toml:80).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ast_sm50.toml:82; form at isa-spec/spec/ops/memory/ast_sm50.toml:82).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -156,9 +156,9 @@ impl OpAstSm50 {
             size,
             off,
         };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6007f00000000)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6007f40000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ast_sm50.toml:68; form at isa-spec/spec/ops/memory/ast_sm50.toml:68).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ast_sm50.toml:69; form at isa-spec/spec/ops/memory/ast_sm50.toml:69).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff00 == 0xff00 && w & 0 == 0 {
@@ -183,7 +183,7 @@ impl OpAstSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6007f00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ast_sm50.toml:80; form at isa-spec/spec/ops/memory/ast_sm50.toml:80).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ast_sm50.toml:82; form at isa-spec/spec/ops/memory/ast_sm50.toml:82).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff00 == 0xff00 && w & 0 == 0 {

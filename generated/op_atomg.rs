@@ -265,7 +265,8 @@ impl OpAtomg {
             self.awidth == MemAddrWidth::None,
             sm,
         )?;
-        let mut w: u128 = 0x1000000000000000188 | (c.raw & 0xff0000000000000000);
+        let mut w: u128 = 0x1000000000000000188
+            | (c.raw & 0x1fff00000ff0000000000000000);
         {
             let v: u128 = code_of(&[2, 1], self.space.index());
             w |= (v & 1) << 1;
@@ -283,7 +284,7 @@ impl OpAtomg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg.toml:198; form at isa-spec/spec/ops/memory/atomg.toml:198).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg.toml:199; form at isa-spec/spec/ops/memory/atomg.toml:199).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -309,7 +310,8 @@ impl OpAtomg {
             self.awidth == MemAddrWidth::None,
             sm,
         )?;
-        let mut w: u128 = 0x1000000000000000188 | (c.raw & 0xff0000000000000000);
+        let mut w: u128 = 0x1000000000000000188
+            | (c.raw & 0x1fff00000ff0000000000000000);
         {
             let v: u128 = code_of(&[2, 1], self.space.index());
             w |= (v & 1) << 1;
@@ -327,7 +329,7 @@ impl OpAtomg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg.toml:247; form at isa-spec/spec/ops/memory/atomg.toml:247).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg.toml:248; form at isa-spec/spec/ops/memory/atomg.toml:248).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -347,7 +349,8 @@ impl OpAtomg {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80001000000000000000988;
+        let mut w: u128 = 0x80001000000000000000988
+            | (c.raw & 0x1dff00000000000000000000000);
         {
             let v: u128 = code_of(&[2, 1], self.space.index());
             w |= (v & 1) << 1;
@@ -384,7 +387,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:271; form at isa-spec/spec/ops/memory/atomg.toml:271).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:273; form at isa-spec/spec/ops/memory/atomg.toml:273).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -410,7 +413,8 @@ impl OpAtomg {
             self.awidth == MemAddrWidth::None,
             sm,
         )?;
-        let mut w: u128 = 0x1000000000000000188 | (c.raw & 0xff0000000000000000);
+        let mut w: u128 = 0x1000000000000000188
+            | (c.raw & 0x1fff00010ff0000000000000000);
         {
             let v: u128 = code_of(&[2, 1], self.space.index());
             w |= (v & 1) << 1;
@@ -428,7 +432,7 @@ impl OpAtomg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atomg.toml:291; form at isa-spec/spec/ops/memory/atomg.toml:291).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atomg.toml:294; form at isa-spec/spec/ops/memory/atomg.toml:294).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -448,7 +452,8 @@ impl OpAtomg {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80001000000000000000988;
+        let mut w: u128 = 0x80001000000000000000988
+            | (c.raw & 0x1fff00010000000000000000000);
         {
             let v: u128 = code_of(&[2, 1], self.space.index());
             w |= (v & 1) << 1;
@@ -481,7 +486,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:316; form at isa-spec/spec/ops/memory/atomg.toml:316).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:319; form at isa-spec/spec/ops/memory/atomg.toml:319).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -501,7 +506,8 @@ impl OpAtomg {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80001000000000000000988;
+        let mut w: u128 = 0x80001000000000000000988
+            | (c.raw & 0x1fff00000000000000000000000);
         {
             let v: u128 = code_of(&[2, 1], self.space.index());
             w |= (v & 1) << 1;
@@ -622,9 +628,9 @@ impl OpAtomg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:198; form at isa-spec/spec/ops/memory/atomg.toml:198).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:199; form at isa-spec/spec/ops/memory/atomg.toml:199).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -700,9 +706,9 @@ impl OpAtomg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:247; form at isa-spec/spec/ops/memory/atomg.toml:247).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:248; form at isa-spec/spec/ops/memory/atomg.toml:248).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -789,9 +795,9 @@ impl OpAtomg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff00000000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:271; form at isa-spec/spec/ops/memory/atomg.toml:271).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:273; form at isa-spec/spec/ops/memory/atomg.toml:273).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -865,9 +871,9 @@ impl OpAtomg {
         if !o.legal_f3(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00010ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:291; form at isa-spec/spec/ops/memory/atomg.toml:291).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:294; form at isa-spec/spec/ops/memory/atomg.toml:294).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -951,9 +957,9 @@ impl OpAtomg {
         if !o.legal_f3(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00010000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:316; form at isa-spec/spec/ops/memory/atomg.toml:316).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:319; form at isa-spec/spec/ops/memory/atomg.toml:319).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1042,7 +1048,7 @@ impl OpAtomg {
         if !o.legal_f3(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000000000000000000)))
     }
     /// Parse one tokenized line of syntax `ATOMG.E` (isa-spec/spec/ops/memory/atomg.toml:109); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

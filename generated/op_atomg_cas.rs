@@ -99,7 +99,8 @@ impl OpAtomgCas {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x1000000000000000389;
+        let mut w: u128 = 0x1000000000000000389
+            | (c.raw & 0x1fff70000000000000000000000);
         {
             let v: u128 = code_of(&[2, 1], self.space.index());
             w |= (v & 1) << 1;
@@ -127,7 +128,7 @@ impl OpAtomgCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg_cas.toml:152; form at isa-spec/spec/ops/memory/atomg_cas.toml:152).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg_cas.toml:153; form at isa-spec/spec/ops/memory/atomg_cas.toml:153).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -147,7 +148,8 @@ impl OpAtomgCas {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x1000000000000000389;
+        let mut w: u128 = 0x1000000000000000389
+            | (c.raw & 0x1fff70000000000000000000000);
         {
             let v: u128 = code_of(&[2, 1], self.space.index());
             w |= (v & 1) << 1;
@@ -177,7 +179,7 @@ impl OpAtomgCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_cas.toml:197; form at isa-spec/spec/ops/memory/atomg_cas.toml:197).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_cas.toml:198; form at isa-spec/spec/ops/memory/atomg_cas.toml:198).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -197,7 +199,8 @@ impl OpAtomgCas {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x1000000000000000389;
+        let mut w: u128 = 0x1000000000000000389
+            | (c.raw & 0x1fff70010000000000000000000);
         {
             let v: u128 = code_of(&[2, 1], self.space.index());
             w |= (v & 1) << 1;
@@ -290,9 +293,9 @@ impl OpAtomgCas {
             r#type,
             sem,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff70000000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_cas.toml:152; form at isa-spec/spec/ops/memory/atomg_cas.toml:152).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_cas.toml:153; form at isa-spec/spec/ops/memory/atomg_cas.toml:153).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x1ffff8000000000000000000000 == 0x1ffff8000000000000000000000
@@ -357,9 +360,9 @@ impl OpAtomgCas {
             r#type,
             sem,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff70000000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_cas.toml:197; form at isa-spec/spec/ops/memory/atomg_cas.toml:197).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_cas.toml:198; form at isa-spec/spec/ops/memory/atomg_cas.toml:198).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x1ffff8000000000000000000000 == 0x1ffff8000000000000000000000
@@ -425,7 +428,7 @@ impl OpAtomgCas {
             r#type,
             sem,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff70010000000000000000000)))
     }
     /// Parse one tokenized line of syntax `ATOMG.E.CAS` (isa-spec/spec/ops/memory/atomg_cas.toml:67); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

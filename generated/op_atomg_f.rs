@@ -155,7 +155,8 @@ impl OpAtomgF {
             self.awidth == MemAddrWidth::None,
             sm,
         )?;
-        let mut w: u128 = 0x10000000000000001a3 | (c.raw & 0xff0000000000000000);
+        let mut w: u128 = 0x10000000000000001a3
+            | (c.raw & 0x1fff40000ff0000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -174,7 +175,7 @@ impl OpAtomgF {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atomg_f.toml:191; form at isa-spec/spec/ops/memory/atomg_f.toml:191).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atomg_f.toml:192; form at isa-spec/spec/ops/memory/atomg_f.toml:192).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -194,7 +195,8 @@ impl OpAtomgF {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x800010000000000000009a3;
+        let mut w: u128 = 0x800010000000000000009a3
+            | (c.raw & 0x1fff40000000000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -226,7 +228,7 @@ impl OpAtomgF {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_f.toml:216; form at isa-spec/spec/ops/memory/atomg_f.toml:216).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_f.toml:217; form at isa-spec/spec/ops/memory/atomg_f.toml:217).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -246,7 +248,8 @@ impl OpAtomgF {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x800010000000000000009a3;
+        let mut w: u128 = 0x800010000000000000009a3
+            | (c.raw & 0x1fff00000000000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -373,9 +376,9 @@ impl OpAtomgF {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40000ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_f.toml:191; form at isa-spec/spec/ops/memory/atomg_f.toml:191).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_f.toml:192; form at isa-spec/spec/ops/memory/atomg_f.toml:192).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0x800000000000000000 == 0 {
@@ -463,9 +466,9 @@ impl OpAtomgF {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40000000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_f.toml:216; form at isa-spec/spec/ops/memory/atomg_f.toml:216).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_f.toml:217; form at isa-spec/spec/ops/memory/atomg_f.toml:217).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -561,7 +564,7 @@ impl OpAtomgF {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000000000000000000)))
     }
     /// Parse one tokenized line of syntax `ATOMG.E` (isa-spec/spec/ops/memory/atomg_f.toml:78); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

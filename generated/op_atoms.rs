@@ -110,7 +110,7 @@ impl OpAtoms {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "ua", self.ua == Src::reg(Reg::URZ), sm)?;
-        let mut w: u128 = 0x18c | (c.raw & 0xff0000000000000000);
+        let mut w: u128 = 0x18c | (c.raw & 0x1fff07f39ff0000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -121,14 +121,14 @@ impl OpAtoms {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/atoms.toml:114; form at isa-spec/spec/ops/memory/atoms.toml:114).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/atoms.toml:115; form at isa-spec/spec/ops/memory/atoms.toml:115).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "ua", self.ua == Src::reg(Reg::URZ), sm)?;
         only_default(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
-        let mut w: u128 = 0x18c | (c.raw & 0xff0000000000000000);
+        let mut w: u128 = 0x18c | (c.raw & 0x1fff87ff9ff0000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -138,13 +138,13 @@ impl OpAtoms {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms.toml:121; form at isa-spec/spec/ops/memory/atoms.toml:121).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms.toml:123; form at isa-spec/spec/ops/memory/atoms.toml:123).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "ua", self.ua == Src::reg(Reg::URZ), sm)?;
-        let mut w: u128 = 0x18c | (c.raw & 0xff0000000000000000);
+        let mut w: u128 = 0x18c | (c.raw & 0x1fff07f39ff0000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -155,13 +155,14 @@ impl OpAtoms {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms.toml:131; form at isa-spec/spec/ops/memory/atoms.toml:131).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms.toml:133; form at isa-spec/spec/ops/memory/atoms.toml:133).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x8000000000000000000018c;
+        let mut w: u128 = 0x8000000000000000000018c
+            | (c.raw & 0x1fff07f39c00000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -173,13 +174,13 @@ impl OpAtoms {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms.toml:146; form at isa-spec/spec/ops/memory/atoms.toml:146).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms.toml:149; form at isa-spec/spec/ops/memory/atoms.toml:149).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "ua", self.ua == Src::reg(Reg::URZ), sm)?;
-        let mut w: u128 = 0x18c | (c.raw & 0xff0000000000000000);
+        let mut w: u128 = 0x18c | (c.raw & 0x1fff07f31ff0000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -190,13 +191,14 @@ impl OpAtoms {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atoms.toml:157; form at isa-spec/spec/ops/memory/atoms.toml:157).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atoms.toml:161; form at isa-spec/spec/ops/memory/atoms.toml:161).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x8000000000000000000018c;
+        let mut w: u128 = 0x8000000000000000000018c
+            | (c.raw & 0x1fff07f31c00000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -208,13 +210,14 @@ impl OpAtoms {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms.toml:168; form at isa-spec/spec/ops/memory/atoms.toml:168).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms.toml:173; form at isa-spec/spec/ops/memory/atoms.toml:173).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x8000000000000000000018c;
+        let mut w: u128 = 0x8000000000000000000018c
+            | (c.raw & 0x1fff07f31000000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -268,9 +271,9 @@ impl OpAtoms {
             aop,
             r#type,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f39ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:114; form at isa-spec/spec/ops/memory/atoms.toml:114).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:115; form at isa-spec/spec/ops/memory/atoms.toml:115).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -312,9 +315,9 @@ impl OpAtoms {
             aop,
             r#type,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ff9ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:121; form at isa-spec/spec/ops/memory/atoms.toml:121).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:123; form at isa-spec/spec/ops/memory/atoms.toml:123).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -356,9 +359,9 @@ impl OpAtoms {
             aop,
             r#type,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f39ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:131; form at isa-spec/spec/ops/memory/atoms.toml:131).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:133; form at isa-spec/spec/ops/memory/atoms.toml:133).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -400,9 +403,9 @@ impl OpAtoms {
             aop,
             r#type,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f39c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:146; form at isa-spec/spec/ops/memory/atoms.toml:146).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:149; form at isa-spec/spec/ops/memory/atoms.toml:149).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -445,9 +448,9 @@ impl OpAtoms {
             aop,
             r#type,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f31ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:157; form at isa-spec/spec/ops/memory/atoms.toml:157).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:161; form at isa-spec/spec/ops/memory/atoms.toml:161).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -490,9 +493,9 @@ impl OpAtoms {
             aop,
             r#type,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f31c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:168; form at isa-spec/spec/ops/memory/atoms.toml:168).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:173; form at isa-spec/spec/ops/memory/atoms.toml:173).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -535,7 +538,7 @@ impl OpAtoms {
             aop,
             r#type,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f31000000000000000000)))
     }
     /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/memory/atoms.toml:64); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

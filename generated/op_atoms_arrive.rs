@@ -56,7 +56,8 @@ impl OpAtomsArrive {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xc800400000000000000018c | (c.raw & 0xc00000000000000000);
+        let mut w: u128 = 0xc800400000000000000018c
+            | (c.raw & 0x1fff07f39c0000000ff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -65,12 +66,13 @@ impl OpAtomsArrive {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atoms_arrive.toml:86; form at isa-spec/spec/ops/memory/atoms_arrive.toml:86).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atoms_arrive.toml:87; form at isa-spec/spec/ops/memory/atoms_arrive.toml:87).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xd000400000000000000018c | (c.raw & 0xc00000000000000000);
+        let mut w: u128 = 0xd000400000000000000018c
+            | (c.raw & 0x1fff07f31c0000000ff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -79,12 +81,13 @@ impl OpAtomsArrive {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_arrive.toml:96; form at isa-spec/spec/ops/memory/atoms_arrive.toml:96).
+    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_arrive.toml:98; form at isa-spec/spec/ops/memory/atoms_arrive.toml:98).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xd000400000000000000018c;
+        let mut w: u128 = 0xd000400000000000000018c
+            | (c.raw & 0x1fff07f3100000000ff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -113,9 +116,9 @@ impl OpAtomsArrive {
             scale,
             amode,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xc00000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f39c0000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_arrive.toml:86; form at isa-spec/spec/ops/memory/atoms_arrive.toml:86).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_arrive.toml:87; form at isa-spec/spec/ops/memory/atoms_arrive.toml:87).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -135,9 +138,9 @@ impl OpAtomsArrive {
             scale,
             amode,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xc00000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f31c0000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_arrive.toml:96; form at isa-spec/spec/ops/memory/atoms_arrive.toml:96).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_arrive.toml:98; form at isa-spec/spec/ops/memory/atoms_arrive.toml:98).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -157,7 +160,7 @@ impl OpAtomsArrive {
             scale,
             amode,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f3100000000ff00000000)))
     }
     /// Parse one tokenized line of syntax `ATOMS.ARRIVE.64` (isa-spec/spec/ops/memory/atoms_arrive.toml:52); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

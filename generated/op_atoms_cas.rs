@@ -89,7 +89,7 @@ impl OpAtomsCas {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x38d;
+        let mut w: u128 = 0x38d | (c.raw & 0x1fff67f39000000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -100,14 +100,14 @@ impl OpAtomsCas {
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/atoms_cas.toml:110; form at isa-spec/spec/ops/memory/atoms_cas.toml:110).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/atoms_cas.toml:111; form at isa-spec/spec/ops/memory/atoms_cas.toml:111).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
-        let mut w: u128 = 0x38d;
+        let mut w: u128 = 0x38d | (c.raw & 0x1fffe7ff9000000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -117,13 +117,13 @@ impl OpAtomsCas {
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_cas.toml:117; form at isa-spec/spec/ops/memory/atoms_cas.toml:117).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_cas.toml:119; form at isa-spec/spec/ops/memory/atoms_cas.toml:119).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x38d;
+        let mut w: u128 = 0x38d | (c.raw & 0x1fff67f31000000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -134,7 +134,7 @@ impl OpAtomsCas {
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:127; form at isa-spec/spec/ops/memory/atoms_cas.toml:127).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:130; form at isa-spec/spec/ops/memory/atoms_cas.toml:130).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -161,7 +161,7 @@ impl OpAtomsCas {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:167; form at isa-spec/spec/ops/memory/atoms_cas.toml:167).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:170; form at isa-spec/spec/ops/memory/atoms_cas.toml:170).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -188,7 +188,7 @@ impl OpAtomsCas {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:177; form at isa-spec/spec/ops/memory/atoms_cas.toml:177).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:180; form at isa-spec/spec/ops/memory/atoms_cas.toml:180).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -226,7 +226,7 @@ impl OpAtomsCas {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:198; form at isa-spec/spec/ops/memory/atoms_cas.toml:198).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:201; form at isa-spec/spec/ops/memory/atoms_cas.toml:201).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -295,9 +295,9 @@ impl OpAtomsCas {
             cas,
             r#type,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff67f39000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:110; form at isa-spec/spec/ops/memory/atoms_cas.toml:110).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:111; form at isa-spec/spec/ops/memory/atoms_cas.toml:111).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -328,9 +328,9 @@ impl OpAtomsCas {
             cas,
             r#type,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffe7ff9000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:117; form at isa-spec/spec/ops/memory/atoms_cas.toml:117).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:119; form at isa-spec/spec/ops/memory/atoms_cas.toml:119).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -362,9 +362,9 @@ impl OpAtomsCas {
             cas,
             r#type,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff67f31000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:127; form at isa-spec/spec/ops/memory/atoms_cas.toml:127).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:130; form at isa-spec/spec/ops/memory/atoms_cas.toml:130).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -396,7 +396,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:167; form at isa-spec/spec/ops/memory/atoms_cas.toml:167).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:170; form at isa-spec/spec/ops/memory/atoms_cas.toml:170).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -428,7 +428,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:177; form at isa-spec/spec/ops/memory/atoms_cas.toml:177).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:180; form at isa-spec/spec/ops/memory/atoms_cas.toml:180).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -462,7 +462,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:198; form at isa-spec/spec/ops/memory/atoms_cas.toml:198).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:201; form at isa-spec/spec/ops/memory/atoms_cas.toml:201).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;

@@ -58,7 +58,7 @@ impl OpB2r {
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/b2r.toml:50; form at isa-spec/spec/ops/system/b2r.toml:50).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xf0b8000000000000 | (c.raw & 0xfffcfff00000);
+        let mut w: u128 = 0xf0b8000000000000 | (c.raw & 0x7fffcfff00000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit(Self::NAME, "bar", self.bar as u128, 8u32)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
@@ -85,7 +85,7 @@ impl OpB2r {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let bar: u32 = bits(w, 8, 8) as u32;
         let o = Self { d, bar };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0xfffcfff00000)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fffcfff00000)))
     }
     /// Parse one tokenized line of syntax `B2R` (isa-spec/spec/ops/system/b2r.toml:24); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -63,7 +63,7 @@ impl OpB2rResult {
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/b2r_result.toml:45; form at isa-spec/spec/ops/system/b2r_result.toml:45).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xf0b800010000ff00 | (c.raw & 0x1ffcfff00000);
+        let mut w: u128 = 0xf0b800010000ff00 | (c.raw & 0x71ffcfff00000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 45;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
@@ -90,7 +90,7 @@ impl OpB2rResult {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let pd = reg_below(RegFile::Pred, bits(w, 45, 3), 7)?;
         let o = Self { d, pd };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1ffcfff00000)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x71ffcfff00000)))
     }
     /// Parse one tokenized line of syntax `B2R.RESULT` (isa-spec/spec/ops/system/b2r_result.toml:19); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

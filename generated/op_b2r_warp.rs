@@ -56,7 +56,7 @@ impl OpB2rWarp {
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/b2r_warp.toml:36; form at isa-spec/spec/ops/system/b2r_warp.toml:36).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xf0b800020000ff00 | (c.raw & 0xfffcfff00000);
+        let mut w: u128 = 0xf0b800020000ff00 | (c.raw & 0x7fffcfff00000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
@@ -79,7 +79,7 @@ impl OpB2rWarp {
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let o = Self { d };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0xfffcfff00000)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fffcfff00000)))
     }
     /// Parse one tokenized line of syntax `B2R.WARP` (isa-spec/spec/ops/system/b2r_warp.toml:12); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -63,7 +63,8 @@ impl OpBarRed {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x40000000000000000b1d;
+        let mut w: u128 = 0x40000000000000000b1d
+            | (c.raw & 0x1fff07e13fffc0003ffffff0000);
         w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 42;
         w |= imm_src_field(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         w |= (self.redop.index() as u128) << 74;
@@ -72,13 +73,14 @@ impl OpBarRed {
         w |= u128::from(self.c.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bar_red.toml:67; form at isa-spec/spec/ops/control/bar_red.toml:67).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bar_red.toml:68; form at isa-spec/spec/ops/control/bar_red.toml:68).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000091d;
+        let mut w: u128 = 0x4000000000000000091d
+            | (c.raw & 0x1fff07e13fffc3fff00ffff0000);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= imm_src_field(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         w |= (self.redop.index() as u128) << 74;
@@ -87,13 +89,14 @@ impl OpBarRed {
         w |= u128::from(self.c.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:82; form at isa-spec/spec/ops/control/bar_red.toml:82).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:84; form at isa-spec/spec/ops/control/bar_red.toml:84).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000091d;
+        let mut w: u128 = 0x4000000000000000091d
+            | (c.raw & 0x1fff07e13fffc3fff00ffff0000);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= imm_src_field(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         w |= (self.redop.index() as u128) << 74;
@@ -113,13 +116,14 @@ impl OpBarRed {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:87; form at isa-spec/spec/ops/control/bar_red.toml:87).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:89; form at isa-spec/spec/ops/control/bar_red.toml:89).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000051d;
+        let mut w: u128 = 0x4000000000000000051d
+            | (c.raw & 0x1fff07e13ffffc00300ffff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 42;
         w |= (self.redop.index() as u128) << 74;
@@ -128,7 +132,7 @@ impl OpBarRed {
         w |= u128::from(self.c.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:103; form at isa-spec/spec/ops/control/bar_red.toml:103).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:106; form at isa-spec/spec/ops/control/bar_red.toml:106).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -144,7 +148,8 @@ impl OpBarRed {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000031d;
+        let mut w: u128 = 0x4000000000000000031d
+            | (c.raw & 0x1fff07e13ffffffff00ffff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= (self.redop.index() as u128) << 74;
         w |= u128::from(self.defer) << 80;
@@ -152,14 +157,14 @@ impl OpBarRed {
         w |= u128::from(self.c.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:116; form at isa-spec/spec/ops/control/bar_red.toml:116).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:120; form at isa-spec/spec/ops/control/bar_red.toml:120).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier defer", self.defer == false, sm)?;
-        let mut w: u128 = 0xf0a8180200000000;
+        let mut w: u128 = 0xf0a8180200000000 | (c.raw & 0x7e060000000ff);
         w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 20;
         w |= (self.redop.index() as u128) << 35;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 39;
@@ -167,14 +172,14 @@ impl OpBarRed {
         w |= imm_src_field(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:133; form at isa-spec/spec/ops/control/bar_red.toml:133).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:138; form at isa-spec/spec/ops/control/bar_red.toml:138).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier defer", self.defer == false, sm)?;
-        let mut w: u128 = 0xf0a8080200000000;
+        let mut w: u128 = 0xf0a8080200000000 | (c.raw & 0x7e060000000ff);
         w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 20;
         w |= (self.redop.index() as u128) << 35;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 39;
@@ -182,14 +187,14 @@ impl OpBarRed {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:140; form at isa-spec/spec/ops/control/bar_red.toml:140).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:145; form at isa-spec/spec/ops/control/bar_red.toml:145).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier defer", self.defer == false, sm)?;
-        let mut w: u128 = 0xf0a8100200000000;
+        let mut w: u128 = 0xf0a8100200000000 | (c.raw & 0x7e060f00000ff);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= (self.redop.index() as u128) << 35;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 39;
@@ -197,14 +202,14 @@ impl OpBarRed {
         w |= imm_src_field(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:147; form at isa-spec/spec/ops/control/bar_red.toml:147).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:153; form at isa-spec/spec/ops/control/bar_red.toml:153).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier defer", self.defer == false, sm)?;
-        let mut w: u128 = 0xf0a8000200000000;
+        let mut w: u128 = 0xf0a8000200000000 | (c.raw & 0x7e060f00000ff);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= (self.redop.index() as u128) << 35;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 39;
@@ -222,9 +227,9 @@ impl OpBarRed {
         let redop: BarRedOp = BarRedOp::from_index(bits(w, 74, 2) as usize)?;
         let defer: bool = bit(w, 80);
         let o = Self { a, b, c, redop, defer };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e13fffc0003ffffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:67; form at isa-spec/spec/ops/control/bar_red.toml:67).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:68; form at isa-spec/spec/ops/control/bar_red.toml:68).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 54, 4), 4u32, 0u32, false));
@@ -234,9 +239,9 @@ impl OpBarRed {
         let redop: BarRedOp = BarRedOp::from_index(bits(w, 74, 2) as usize)?;
         let defer: bool = bit(w, 80);
         let o = Self { a, b, c, redop, defer };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e13fffc3fff00ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:82; form at isa-spec/spec/ops/control/bar_red.toml:82).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:84; form at isa-spec/spec/ops/control/bar_red.toml:84).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff00000000 == 0xff00000000 && w & 0 == 0 {
@@ -249,9 +254,9 @@ impl OpBarRed {
         let redop: BarRedOp = BarRedOp::from_index(bits(w, 74, 2) as usize)?;
         let defer: bool = bit(w, 80);
         let o = Self { a, b, c, redop, defer };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e13fffc3fff00ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:87; form at isa-spec/spec/ops/control/bar_red.toml:87).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:89; form at isa-spec/spec/ops/control/bar_red.toml:89).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
@@ -261,9 +266,9 @@ impl OpBarRed {
         let redop: BarRedOp = BarRedOp::from_index(bits(w, 74, 2) as usize)?;
         let defer: bool = bit(w, 80);
         let o = Self { a, b, c, redop, defer };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e13ffffc00300ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:103; form at isa-spec/spec/ops/control/bar_red.toml:103).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:106; form at isa-spec/spec/ops/control/bar_red.toml:106).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
@@ -273,9 +278,9 @@ impl OpBarRed {
         let redop: BarRedOp = BarRedOp::from_index(bits(w, 74, 2) as usize)?;
         let defer: bool = bit(w, 80);
         let o = Self { a, b, c, redop, defer };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e13ffffffff00ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:116; form at isa-spec/spec/ops/control/bar_red.toml:116).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:120; form at isa-spec/spec/ops/control/bar_red.toml:120).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 8, 8), 8u32, 0u32, false));
@@ -285,9 +290,9 @@ impl OpBarRed {
         let redop: BarRedOp = BarRedOp::from_index(bits(w, 35, 2) as usize)?;
         let defer: bool = false;
         let o = Self { a, b, c, redop, defer };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e060000000ff)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:133; form at isa-spec/spec/ops/control/bar_red.toml:133).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:138; form at isa-spec/spec/ops/control/bar_red.toml:138).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -297,9 +302,9 @@ impl OpBarRed {
         let redop: BarRedOp = BarRedOp::from_index(bits(w, 35, 2) as usize)?;
         let defer: bool = false;
         let o = Self { a, b, c, redop, defer };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e060000000ff)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:140; form at isa-spec/spec/ops/control/bar_red.toml:140).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:145; form at isa-spec/spec/ops/control/bar_red.toml:145).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 8, 8), 8u32, 0u32, false));
@@ -309,9 +314,9 @@ impl OpBarRed {
         let redop: BarRedOp = BarRedOp::from_index(bits(w, 35, 2) as usize)?;
         let defer: bool = false;
         let o = Self { a, b, c, redop, defer };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e060f00000ff)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:147; form at isa-spec/spec/ops/control/bar_red.toml:147).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:153; form at isa-spec/spec/ops/control/bar_red.toml:153).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -321,7 +326,7 @@ impl OpBarRed {
         let redop: BarRedOp = BarRedOp::from_index(bits(w, 35, 2) as usize)?;
         let defer: bool = false;
         let o = Self { a, b, c, redop, defer };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e060f00000ff)))
     }
     /// Parse one tokenized line of syntax `BAR.RED` (isa-spec/spec/ops/control/bar_red.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -55,29 +55,29 @@ impl OpBarSync {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xb1d;
+        let mut w: u128 = 0xb1d | (c.raw & 0x1fff7fe1ffffc0003ffffff0000);
         w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 42;
         w |= imm_src_field(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         w |= u128::from(self.defer) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bar_sync.toml:56; form at isa-spec/spec/ops/control/bar_sync.toml:56).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bar_sync.toml:57; form at isa-spec/spec/ops/control/bar_sync.toml:57).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x91d;
+        let mut w: u128 = 0x91d | (c.raw & 0x1fff7fe1ffffc3fff00ffff0000);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= imm_src_field(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         w |= u128::from(self.defer) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:71; form at isa-spec/spec/ops/control/bar_sync.toml:71).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:73; form at isa-spec/spec/ops/control/bar_sync.toml:73).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x91d;
+        let mut w: u128 = 0x91d | (c.raw & 0x1fff7fe1ffffc3fff00ffff0000);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= imm_src_field(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         w |= u128::from(self.defer) << 80;
@@ -94,18 +94,18 @@ impl OpBarSync {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:76; form at isa-spec/spec/ops/control/bar_sync.toml:76).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:78; form at isa-spec/spec/ops/control/bar_sync.toml:78).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x51d;
+        let mut w: u128 = 0x51d | (c.raw & 0x1fff7fe1fffffc00300ffff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 42;
         w |= u128::from(self.defer) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:92; form at isa-spec/spec/ops/control/bar_sync.toml:92).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:95; form at isa-spec/spec/ops/control/bar_sync.toml:95).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -120,51 +120,51 @@ impl OpBarSync {
             );
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x31d;
+        let mut w: u128 = 0x31d | (c.raw & 0x1fff7fe1fffffffff00ffff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.defer) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:105; form at isa-spec/spec/ops/control/bar_sync.toml:105).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:109; form at isa-spec/spec/ops/control/bar_sync.toml:109).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier defer", self.defer == false, sm)?;
-        let mut w: u128 = 0xf0a81b8000000000;
+        let mut w: u128 = 0xf0a81b8000000000 | (c.raw & 0x7e078000000ff);
         w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 20;
         w |= imm_src_field(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:122; form at isa-spec/spec/ops/control/bar_sync.toml:122).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:127; form at isa-spec/spec/ops/control/bar_sync.toml:127).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier defer", self.defer == false, sm)?;
-        let mut w: u128 = 0xf0a80b8000000000;
+        let mut w: u128 = 0xf0a80b8000000000 | (c.raw & 0x7e078000000ff);
         w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 20;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:129; form at isa-spec/spec/ops/control/bar_sync.toml:129).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:134; form at isa-spec/spec/ops/control/bar_sync.toml:134).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier defer", self.defer == false, sm)?;
-        let mut w: u128 = 0xf0a8138000000000;
+        let mut w: u128 = 0xf0a8138000000000 | (c.raw & 0x7e078f00000ff);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= imm_src_field(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:136; form at isa-spec/spec/ops/control/bar_sync.toml:136).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:142; form at isa-spec/spec/ops/control/bar_sync.toml:142).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier defer", self.defer == false, sm)?;
-        let mut w: u128 = 0xf0a8038000000000;
+        let mut w: u128 = 0xf0a8038000000000 | (c.raw & 0x7e078f00000ff);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
@@ -176,18 +176,18 @@ impl OpBarSync {
         let b = Src::imm(imm_from_field(bits(w, 42, 12), 12u32, 0u32, false));
         let defer: bool = bit(w, 80);
         let o = Self { a, b, defer };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe1ffffc0003ffffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:56; form at isa-spec/spec/ops/control/bar_sync.toml:56).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:57; form at isa-spec/spec/ops/control/bar_sync.toml:57).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 54, 4), 4u32, 0u32, false));
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let defer: bool = bit(w, 80);
         let o = Self { a, b, defer };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe1ffffc3fff00ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:71; form at isa-spec/spec/ops/control/bar_sync.toml:71).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:73; form at isa-spec/spec/ops/control/bar_sync.toml:73).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff00000000 == 0xff00000000 && w & 0 == 0 {
@@ -197,61 +197,61 @@ impl OpBarSync {
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let defer: bool = bit(w, 80);
         let o = Self { a, b, defer };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe1ffffc3fff00ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:76; form at isa-spec/spec/ops/control/bar_sync.toml:76).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:78; form at isa-spec/spec/ops/control/bar_sync.toml:78).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 42, 12), 12u32, 0u32, false));
         let defer: bool = bit(w, 80);
         let o = Self { a, b, defer };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe1fffffc00300ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:92; form at isa-spec/spec/ops/control/bar_sync.toml:92).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:95; form at isa-spec/spec/ops/control/bar_sync.toml:95).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let defer: bool = bit(w, 80);
         let o = Self { a, b, defer };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe1fffffffff00ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:105; form at isa-spec/spec/ops/control/bar_sync.toml:105).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:109; form at isa-spec/spec/ops/control/bar_sync.toml:109).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 8, 8), 8u32, 0u32, false));
         let b = Src::imm(imm_from_field(bits(w, 20, 12), 12u32, 0u32, false));
         let defer: bool = false;
         let o = Self { a, b, defer };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e078000000ff)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:122; form at isa-spec/spec/ops/control/bar_sync.toml:122).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:127; form at isa-spec/spec/ops/control/bar_sync.toml:127).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 20, 12), 12u32, 0u32, false));
         let defer: bool = false;
         let o = Self { a, b, defer };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e078000000ff)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:129; form at isa-spec/spec/ops/control/bar_sync.toml:129).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:134; form at isa-spec/spec/ops/control/bar_sync.toml:134).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 8, 8), 8u32, 0u32, false));
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         let defer: bool = false;
         let o = Self { a, b, defer };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e078f00000ff)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:136; form at isa-spec/spec/ops/control/bar_sync.toml:136).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:142; form at isa-spec/spec/ops/control/bar_sync.toml:142).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         let defer: bool = false;
         let o = Self { a, b, defer };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e078f00000ff)))
     }
     /// Parse one tokenized line of syntax `BAR.SYNC` (isa-spec/spec/ops/control/bar_sync.toml:28); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -65,7 +65,7 @@ impl OpBpt {
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "guard", c.guard == Src::PT, sm)?;
-        let mut w: u128 = 0xe3a0000000000000 | (c.raw & 0xff00000ffe3f);
+        let mut w: u128 = 0xe3a0000000000000 | (c.raw & 0xfff00000ffe3f);
         w |= fit(Self::NAME, "code", self.code as u128, 20u32)? << 20;
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES2, sm)? << 6;
         Ok(w)
@@ -113,7 +113,7 @@ impl OpBpt {
         let o = Self { mode, code };
         let guard = Src::PT;
         let ctrl = 0;
-        let raw = w & 0xff00000ffe3f;
+        let raw = w & 0xfff00000ffe3f;
         Some((o, Common { guard, ctrl, raw }))
     }
     /// Parse one tokenized line of syntax `BPT` (isa-spec/spec/ops/control/bpt.toml:28); `None` when the mnemonic is not this op's.

@@ -50,7 +50,8 @@ impl OpBraUp {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "ucond", &self.ucond, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier any", self.any == false, sm)?;
-        let mut w: u128 = 0x80000000000000100000547;
+        let mut w: u128 = 0x80000000000000100000547
+            | (c.raw & 0x1fff01c000000000000f0ff0000);
         w
             |= src_field(Self::NAME, "ucond", &self.ucond, RegFile::UPred, 3u32, sm)?
                 << 24;
@@ -71,12 +72,13 @@ impl OpBraUp {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra_up.toml:61; form at isa-spec/spec/ops/control/bra_up.toml:61).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra_up.toml:62; form at isa-spec/spec/ops/control/bra_up.toml:62).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "ucond", &self.ucond, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80000000000000100000547;
+        let mut w: u128 = 0x80000000000000100000547
+            | (c.raw & 0x1fff00c000000000000f0000000);
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
@@ -111,9 +113,9 @@ impl OpBraUp {
         let any: bool = false;
         let target: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self { cond, ucond, any, target };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c000000000000f0ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_up.toml:61; form at isa-spec/spec/ops/control/bra_up.toml:61).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_up.toml:62; form at isa-spec/spec/ops/control/bra_up.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -124,7 +126,7 @@ impl OpBraUp {
         let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
         let o = Self { cond, ucond, any, target };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00c000000000000f0000000)))
     }
     /// Parse one tokenized line of syntax `BRA.U` (isa-spec/spec/ops/control/bra_up.toml:35); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -50,7 +50,8 @@ impl OpBraUr {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "ur", &self.ur, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80000000000000000000947;
+        let mut w: u128 = 0x80000000000000000000947
+            | (c.raw & 0x1fff01c00000000000080ff0000);
         w |= src_field(Self::NAME, "ur", &self.ur, RegFile::UGpr, 6u32, sm)? << 24;
         w |= u128::from(self.ur.not) << 30;
         w |= code_of(&[2, 3], self.mode.index()) << 32;
@@ -70,12 +71,13 @@ impl OpBraUr {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/bra_ur.toml:59; form at isa-spec/spec/ops/control/bra_ur.toml:59).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/bra_ur.toml:60; form at isa-spec/spec/ops/control/bra_ur.toml:60).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "ur", &self.ur, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80000000000000000000947;
+        let mut w: u128 = 0x80000000000000000000947
+            | (c.raw & 0x1fff01c00000000000080000000);
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
@@ -98,12 +100,13 @@ impl OpBraUr {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra_ur.toml:67; form at isa-spec/spec/ops/control/bra_ur.toml:67).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra_ur.toml:69; form at isa-spec/spec/ops/control/bra_ur.toml:69).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "ur", &self.ur, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80000000000000000000947;
+        let mut w: u128 = 0x80000000000000000000947
+            | (c.raw & 0x1fff01800000000000000000000);
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
@@ -140,9 +143,9 @@ impl OpBraUr {
         };
         let target: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self { cond, ur, mode, target };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c00000000000080ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:59; form at isa-spec/spec/ops/control/bra_ur.toml:59).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:60; form at isa-spec/spec/ops/control/bra_ur.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -157,9 +160,9 @@ impl OpBraUr {
         let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
         let o = Self { cond, ur, mode, target };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c00000000000080000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:67; form at isa-spec/spec/ops/control/bra_ur.toml:67).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:69; form at isa-spec/spec/ops/control/bra_ur.toml:69).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -174,7 +177,7 @@ impl OpBraUr {
         let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
         let o = Self { cond, ur, mode, target };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01800000000000000000000)))
     }
     /// Parse one tokenized line of syntax `BRA` (isa-spec/spec/ops/control/bra_ur.toml:34); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -42,7 +42,7 @@ impl OpBrxSm50 {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xe250000000000000;
+        let mut w: u128 = 0xe250000000000000 | (c.raw & 0xff00000000080);
         w
             |= code_of(
                 &[
@@ -110,7 +110,7 @@ impl OpBrxSm50 {
         let lmt: bool = bit(w, 6);
         let target: i64 = sext_field(bits(w, 20, 24), 24u32).wrapping_mul(1i64);
         let o = Self { a, cc, lmt, target };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0xff00000000080)))
     }
     /// Parse one tokenized line of syntax `BRX` (isa-spec/spec/ops/control/brx_sm50.toml:35); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

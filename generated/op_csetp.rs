@@ -52,7 +52,7 @@ impl OpCsetp {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier flags", self.flags == CcOperand::Cc, sm)?;
-        let mut w: u128 = 0x50a0000000000000;
+        let mut w: u128 = 0x50a0000000000000 | (c.raw & 0x7987ffff0e0c0);
         w |= dst_field(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
         w |= dst_field(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 3;
         w |= src_field(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)? << 39;
@@ -79,7 +79,7 @@ impl OpCsetp {
             flags,
             setop,
         };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7987ffff0e0c0)))
     }
     /// Parse one tokenized line of syntax `CSETP` (isa-spec/spec/ops/alu/csetp.toml:45); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

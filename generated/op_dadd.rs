@@ -110,46 +110,50 @@ impl OpDadd {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:57).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x229 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x229 | (c.raw & 0x1fff7ff3000ffffffff00000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 74;
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:57).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x429 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x429 | (c.raw & 0x1fff7ff3cff0000000000000000)
+            | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:57).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x629 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x629 | (c.raw & 0x1fff7ff3cff380000ff00000000)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:57).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e29 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e29
+            | (c.raw & 0x1fff7ff3cff3fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dadd.toml:75 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dadd.toml:76 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -202,35 +206,38 @@ impl OpDadd {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:75; form at isa-spec/spec/ops/alu/dadd.toml:56).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:76; form at isa-spec/spec/ops/alu/dadd.toml:57).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x229 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x229 | (c.raw & 0x1fff7ff3000ffffffff00000000)
+            | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 74;
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:75; form at isa-spec/spec/ops/alu/dadd.toml:56).
+    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:76; form at isa-spec/spec/ops/alu/dadd.toml:57).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x429 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x429 | (c.raw & 0x1fff7ff3cff0000000000000000)
+            | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:75; form at isa-spec/spec/ops/alu/dadd.toml:56).
+    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:76; form at isa-spec/spec/ops/alu/dadd.toml:57).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e29 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e29
+            | (c.raw & 0x1fff7ff3cff3fffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dadd.toml:83 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dadd.toml:84 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -286,17 +293,19 @@ impl OpDadd {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:88).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:84; form at isa-spec/spec/ops/alu/dadd.toml:90).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x5c70000000000000 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x5c70000000000000 | (c.raw & 0x41e7ff0000000)
+            | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:88).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:84; form at isa-spec/spec/ops/alu/dadd.toml:90).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x3870000000000000 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x3870000000000000 | (c.raw & 0x41e0000000000)
+            | self.encode_e2(sm, c)?;
         {
             let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
             w |= (v & 0x7ffff) << 20;
@@ -304,10 +313,11 @@ impl OpDadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:88).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:84; form at isa-spec/spec/ops/alu/dadd.toml:90).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4c70000000000000 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x4c70000000000000 | (c.raw & 0x41e0000000000)
+            | self.encode_e2(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
@@ -323,41 +333,41 @@ impl OpDadd {
         let cc: bool = false;
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:57).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3000ffffffff00000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:57).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:57).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff380000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:57).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dadd.toml:75 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dadd.toml:76 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -368,32 +378,32 @@ impl OpDadd {
         let cc: bool = false;
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dadd.toml:75; form at isa-spec/spec/ops/alu/dadd.toml:56).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dadd.toml:76; form at isa-spec/spec/ops/alu/dadd.toml:57).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3000ffffffff00000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dadd.toml:75; form at isa-spec/spec/ops/alu/dadd.toml:56).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dadd.toml:76; form at isa-spec/spec/ops/alu/dadd.toml:57).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff0000000000000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dadd.toml:75; form at isa-spec/spec/ops/alu/dadd.toml:56).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dadd.toml:76; form at isa-spec/spec/ops/alu/dadd.toml:57).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dadd.toml:83 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dadd.toml:84 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -404,16 +414,16 @@ impl OpDadd {
         let cc: bool = bit(w, 47);
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:88).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dadd.toml:84; form at isa-spec/spec/ops/alu/dadd.toml:90).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x41e7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:88).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dadd.toml:84; form at isa-spec/spec/ops/alu/dadd.toml:90).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -427,16 +437,16 @@ impl OpDadd {
             )
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x41e0000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:88).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dadd.toml:84; form at isa-spec/spec/ops/alu/dadd.toml:90).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x41e0000000000)))
     }
     /// Parse one tokenized line of syntax `DADD` (isa-spec/spec/ops/alu/dadd.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

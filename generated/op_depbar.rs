@@ -58,7 +58,7 @@ impl OpDepbar {
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/depbar.toml:58; form at isa-spec/spec/ops/control/depbar.toml:58).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xf0f0000020000000 | (c.raw & 0xffffc000ffc0);
+        let mut w: u128 = 0xf0f0000020000000 | (c.raw & 0x7ffffc000ffc0);
         w |= fit(Self::NAME, "count", self.count as u128, 6u32)? << 20;
         w |= (self.sb.index() as u128) << 26;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
@@ -85,7 +85,7 @@ impl OpDepbar {
         let sb: DepbarSb = DepbarSb::from_index(bits(w, 26, 3) as usize)?;
         let count: u32 = bits(w, 20, 6) as u32;
         let o = Self { sb, count };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0xffffc000ffc0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ffffc000ffc0)))
     }
     /// Parse one tokenized line of syntax `DEPBAR.LE` (isa-spec/spec/ops/control/depbar.toml:33); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

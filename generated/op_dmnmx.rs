@@ -109,17 +109,19 @@ impl OpDmnmx {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:55).
+    /// Form `r` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x5c50000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x5c50000000000000 | (c.raw & 0x4187ff0000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:55).
+    /// Form `i` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x3850000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x3850000000000000 | (c.raw & 0x4180000000000)
+            | self.encode_e0(sm, c)?;
         {
             let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
             w |= (v & 0x7ffff) << 20;
@@ -127,15 +129,16 @@ impl OpDmnmx {
         }
         Ok(w)
     }
-    /// Form `c` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:55).
+    /// Form `c` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4c50000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x4c50000000000000 | (c.raw & 0x4180000000000)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dmnmx.toml:71 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dmnmx.toml:72 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -193,17 +196,19 @@ impl OpDmnmx {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dmnmx.toml:71; form at isa-spec/spec/ops/alu/dmnmx.toml:55).
+    /// Form `r` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dmnmx.toml:72; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x5c50000000000000 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x5c50000000000000 | (c.raw & 0x4187ff0000000)
+            | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dmnmx.toml:71; form at isa-spec/spec/ops/alu/dmnmx.toml:55).
+    /// Form `i` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dmnmx.toml:72; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x3850000000000000 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x3850000000000000 | (c.raw & 0x4180000000000)
+            | self.encode_e1(sm, c)?;
         {
             let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
             w |= (v & 0x7ffff) << 20;
@@ -211,10 +216,11 @@ impl OpDmnmx {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dmnmx.toml:71; form at isa-spec/spec/ops/alu/dmnmx.toml:55).
+    /// Form `c` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dmnmx.toml:72; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4c50000000000000 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x4c50000000000000 | (c.raw & 0x4180000000000)
+            | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
@@ -231,16 +237,16 @@ impl OpDmnmx {
         let cc: bool = bit(w, 47);
         Some(Self { d, a, b: Src::RZ, p, cc })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:55).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4187ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:55).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -254,18 +260,18 @@ impl OpDmnmx {
             )
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4180000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:55).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4180000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dmnmx.toml:71 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dmnmx.toml:72 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -277,16 +283,16 @@ impl OpDmnmx {
         let cc: bool = bit(w, 47);
         Some(Self { d, a, b: Src::RZ, p, cc })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:71; form at isa-spec/spec/ops/alu/dmnmx.toml:55).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:72; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4187ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:71; form at isa-spec/spec/ops/alu/dmnmx.toml:55).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:72; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -300,16 +306,16 @@ impl OpDmnmx {
             )
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4180000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:71; form at isa-spec/spec/ops/alu/dmnmx.toml:55).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:72; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4180000000000)))
     }
     /// Parse one tokenized line of syntax `DMNMX` (isa-spec/spec/ops/alu/dmnmx.toml:35); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

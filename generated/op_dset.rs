@@ -104,14 +104,15 @@ impl OpDset {
         w |= u128::from(self.a.abs) << 54;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:77).
+    /// Form `r` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:78).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x5900000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x5900000000000000 | (c.raw & 0x7ff0000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:77).
+    /// Form `i` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:78).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3200000000000000 | self.encode_e0(sm, c)?;
@@ -122,7 +123,7 @@ impl OpDset {
         }
         Ok(w)
     }
-    /// Form `c` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:77).
+    /// Form `c` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:78).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4900000000000000 | self.encode_e0(sm, c)?;
@@ -130,7 +131,7 @@ impl OpDset {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dset.toml:94 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dset.toml:95 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -179,14 +180,15 @@ impl OpDset {
         w |= u128::from(self.a.abs) << 54;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dset.toml:94; form at isa-spec/spec/ops/alu/dset.toml:77).
+    /// Form `r` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dset.toml:95; form at isa-spec/spec/ops/alu/dset.toml:78).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x5900000000000000 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x5900000000000000 | (c.raw & 0x7ff0000000)
+            | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dset.toml:94; form at isa-spec/spec/ops/alu/dset.toml:77).
+    /// Form `i` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dset.toml:95; form at isa-spec/spec/ops/alu/dset.toml:78).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3200000000000000 | self.encode_e1(sm, c)?;
@@ -197,7 +199,7 @@ impl OpDset {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dset.toml:94; form at isa-spec/spec/ops/alu/dset.toml:77).
+    /// Form `c` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dset.toml:95; form at isa-spec/spec/ops/alu/dset.toml:78).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4900000000000000 | self.encode_e1(sm, c)?;
@@ -229,16 +231,16 @@ impl OpDset {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:77).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:78).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 53))
             .with_abs(bit(w, 44));
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:77).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:78).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -254,7 +256,7 @@ impl OpDset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:77).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:78).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -263,7 +265,7 @@ impl OpDset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dset.toml:94 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dset.toml:95 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -287,16 +289,16 @@ impl OpDset {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dset.toml:94; form at isa-spec/spec/ops/alu/dset.toml:77).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dset.toml:95; form at isa-spec/spec/ops/alu/dset.toml:78).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 53))
             .with_abs(bit(w, 44));
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dset.toml:94; form at isa-spec/spec/ops/alu/dset.toml:77).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dset.toml:95; form at isa-spec/spec/ops/alu/dset.toml:78).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -312,7 +314,7 @@ impl OpDset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dset.toml:94; form at isa-spec/spec/ops/alu/dset.toml:77).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dset.toml:95; form at isa-spec/spec/ops/alu/dset.toml:78).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;

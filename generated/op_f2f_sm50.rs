@@ -169,12 +169,12 @@ impl OpF2fSm50 {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:118; form at isa-spec/spec/ops/alu/f2f_sm50.toml:120).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:118; form at isa-spec/spec/ops/alu/f2f_sm50.toml:121).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x38a8000000000000 | (c.raw & 0x148000000f000);
+        let mut w: u128 = 0x38a8000000000000 | (c.raw & 0x14a000000f000);
         {
             let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
             w |= (v & 0x7ffff) << 20;
@@ -258,7 +258,7 @@ impl OpF2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x148000000f000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/f2f_sm50.toml:118; form at isa-spec/spec/ops/alu/f2f_sm50.toml:120).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/f2f_sm50.toml:118; form at isa-spec/spec/ops/alu/f2f_sm50.toml:121).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -300,7 +300,7 @@ impl OpF2fSm50 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x148000000f000)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x14a000000f000)))
     }
     /// Parse one tokenized line of syntax `F2F` (isa-spec/spec/ops/alu/f2f_sm50.toml:72); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -135,40 +135,40 @@ impl OpF2fpUnpack {
         w |= (self.sel.index() as u128) << 88;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
+    /// Form `rrr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:124).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x2000000000000000000023e | (c.raw & 0x3021ff00000000ff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x2000000000000000000023e
+            | (c.raw & 0x1fff03021ffffffff00ff000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
+    /// Form `rir` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:124).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x2000000000000000000083e | (c.raw & 0x3021ff00000000ff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x2000000000000000000083e
+            | (c.raw & 0x1fff03021ff00000000ff000000) | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
+    /// Form `rcr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:124).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x20000000000000000000a3e | (c.raw & 0x3021ff00000000ff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x20000000000000000000a3e
+            | (c.raw & 0x1fff03021fff80000ffff000000) | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
+    /// Form `rur` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:124).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa0000000000000000000c3e | (c.raw & 0x3021ff00000000ff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xa0000000000000000000c3e
+            | (c.raw & 0x1fff03021ffffffff00ff000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:150 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:151 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -198,27 +198,27 @@ impl OpF2fpUnpack {
         w |= (self.sel.index() as u128) << 88;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
+    /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:151; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:124).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x2000000000000000000023e | (c.raw & 0x1001ff00000000ff000000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x2000000000000000000023e
+            | (c.raw & 0x1fff01001ffffffff00ff000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
+    /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:151; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:124).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x2000000000000000000083e | (c.raw & 0x1001ff00000000ff000000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x2000000000000000000083e
+            | (c.raw & 0x1fff01001ff00000000ff000000) | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
+    /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:151; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:124).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa0000000000000000000c3e | (c.raw & 0x1001ff00000000ff000000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0xa0000000000000000000c3e
+            | (c.raw & 0x1fff01001ffffffff00ff000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -252,7 +252,7 @@ impl OpF2fpUnpack {
             unpack,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:124).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -260,9 +260,9 @@ impl OpF2fpUnpack {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3021ff00000000ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff03021ffffffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:124).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -270,9 +270,9 @@ impl OpF2fpUnpack {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3021ff00000000ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff03021ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:124).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -280,9 +280,9 @@ impl OpF2fpUnpack {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3021ff00000000ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff03021fff80000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:124).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -290,9 +290,9 @@ impl OpF2fpUnpack {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3021ff00000000ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff03021ffffffff00ff000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:150 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:151 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -322,7 +322,7 @@ impl OpF2fpUnpack {
             unpack,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:151; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:124).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -330,9 +330,9 @@ impl OpF2fpUnpack {
         if !o.legal_f4(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1001ff00000000ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01001ffffffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:151; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:124).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -340,9 +340,9 @@ impl OpF2fpUnpack {
         if !o.legal_f4(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1001ff00000000ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01001ff00000000ff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:151; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:124).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -350,7 +350,7 @@ impl OpF2fpUnpack {
         if !o.legal_f4(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1001ff00000000ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01001ffffffff00ff000000)))
     }
     /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp_unpack.toml:64); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

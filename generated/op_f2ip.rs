@@ -78,57 +78,57 @@ impl OpF2ip {
         w |= code_of(&[0, 3], self.rnd.index()) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
+    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:81).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x243 | (c.raw & 0x7ff02000000000000000000)
+        let mut w: u128 = 0x243 | (c.raw & 0x1fff7ff0200ffffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
+    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:81).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x843 | (c.raw & 0x7ff02000000000000000000)
+        let mut w: u128 = 0x843 | (c.raw & 0x1fff7ff02000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
+    /// Form `rcr` on SM [86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:81).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa43 | (c.raw & 0x7ff02000000000000000000)
+        let mut w: u128 = 0xa43 | (c.raw & 0x1fff7ff0200f80000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
+    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:81).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000c43 | (c.raw & 0x7ff02000000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c43
+            | (c.raw & 0x1fff7ff0200ffffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
+    /// Form `rri` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:81).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x443 | (c.raw & 0x7ff02000000000000000000)
+        let mut w: u128 = 0x443 | (c.raw & 0x1fff7ff02000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
+    /// Form `rru` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:81).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000e43 | (c.raw & 0x7ff02000000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e43
+            | (c.raw & 0x1fff7ff0200ffffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
@@ -161,53 +161,53 @@ impl OpF2ip {
             ch1,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:81).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7ff02000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff0200ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:81).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7ff02000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff02000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:81).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7ff02000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff0200f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:81).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7ff02000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff0200ffffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:81).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7ff02000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff02000000000000000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:81).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7ff02000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff0200ffffff0000000000)))
     }
     /// Parse one tokenized line of syntax `F2IP` (isa-spec/spec/ops/alu/f2ip.toml:68); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

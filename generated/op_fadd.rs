@@ -54,12 +54,12 @@ impl OpFadd {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:55; form at isa-spec/spec/ops/alu/fadd.toml:67).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:55; form at isa-spec/spec/ops/alu/fadd.toml:69).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x221;
+        let mut w: u128 = 0x221 | (c.raw & 0x1fff7fc1cff3fffff0000000000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -72,7 +72,7 @@ impl OpFadd {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:63 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:64 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -86,36 +86,39 @@ impl OpFadd {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:63; form at isa-spec/spec/ops/alu/fadd.toml:67).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:64; form at isa-spec/spec/ops/alu/fadd.toml:69).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x421 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x421 | (c.raw & 0x1fff7fc1cff0000000000000000)
+            | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fadd.toml:63; form at isa-spec/spec/ops/alu/fadd.toml:67).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fadd.toml:64; form at isa-spec/spec/ops/alu/fadd.toml:69).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x621 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x621 | (c.raw & 0x1fff7fc1cff380000ff00000000)
+            | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:63; form at isa-spec/spec/ops/alu/fadd.toml:67).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:64; form at isa-spec/spec/ops/alu/fadd.toml:69).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e21 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e21
+            | (c.raw & 0x1fff7fc1cff3fffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:79 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:81 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -132,17 +135,19 @@ impl OpFadd {
         w |= u128::from(self.sat) << 50;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:84).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:81; form at isa-spec/spec/ops/alu/fadd.toml:87).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x5c58000000000000 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x5c58000000000000 | (c.raw & 0xe7ff0000000)
+            | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:84).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:81; form at isa-spec/spec/ops/alu/fadd.toml:87).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x3858000000000000 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x3858000000000000 | (c.raw & 0xe0000000000)
+            | self.encode_e2(sm, c)?;
         {
             let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
             w |= (v & 0x7ffff) << 20;
@@ -150,15 +155,16 @@ impl OpFadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:84).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:81; form at isa-spec/spec/ops/alu/fadd.toml:87).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4c58000000000000 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x4c58000000000000 | (c.raw & 0xe0000000000)
+            | self.encode_e2(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fadd.toml:55; form at isa-spec/spec/ops/alu/fadd.toml:67).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fadd.toml:55; form at isa-spec/spec/ops/alu/fadd.toml:69).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -172,9 +178,9 @@ impl OpFadd {
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, ftz, rnd, sat };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc1cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:63 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:64 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -193,32 +199,32 @@ impl OpFadd {
             sat,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/fadd.toml:63; form at isa-spec/spec/ops/alu/fadd.toml:67).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/fadd.toml:64; form at isa-spec/spec/ops/alu/fadd.toml:69).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc1cff0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/fadd.toml:63; form at isa-spec/spec/ops/alu/fadd.toml:67).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/fadd.toml:64; form at isa-spec/spec/ops/alu/fadd.toml:69).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc1cff380000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/fadd.toml:63; form at isa-spec/spec/ops/alu/fadd.toml:67).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/fadd.toml:64; form at isa-spec/spec/ops/alu/fadd.toml:69).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc1cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:79 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:81 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -237,16 +243,16 @@ impl OpFadd {
             sat,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:84).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fadd.toml:81; form at isa-spec/spec/ops/alu/fadd.toml:87).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0xe7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:84).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fadd.toml:81; form at isa-spec/spec/ops/alu/fadd.toml:87).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -260,16 +266,16 @@ impl OpFadd {
             )
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0xe0000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fadd.toml:79; form at isa-spec/spec/ops/alu/fadd.toml:84).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fadd.toml:81; form at isa-spec/spec/ops/alu/fadd.toml:87).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0xe0000000000)))
     }
     /// Parse one tokenized line of syntax `FADD` (isa-spec/spec/ops/alu/fadd.toml:40); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -66,15 +66,16 @@ impl OpFcmp {
             ) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:71).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:72).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x5ba0000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x5ba0000000000000 | (c.raw & 0x7ff0000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:71).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:72).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x36a0000000000000 | self.encode_e0(sm, c)?;
@@ -86,7 +87,7 @@ impl OpFcmp {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:71).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:72).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4ba0000000000000 | self.encode_e0(sm, c)?;
@@ -95,7 +96,7 @@ impl OpFcmp {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:71).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:72).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x53a0000000000000 | self.encode_e0(sm, c)?;
@@ -138,15 +139,15 @@ impl OpFcmp {
             ftz,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:71).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:72).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:71).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:72).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -156,7 +157,7 @@ impl OpFcmp {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:71).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:72).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -164,7 +165,7 @@ impl OpFcmp {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:71).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:72).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;

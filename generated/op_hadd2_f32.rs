@@ -75,13 +75,14 @@ impl OpHadd2F32 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:64; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:64; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier fmt", self.fmt == HfmtF32::F32, sm)?;
-        let mut w: u128 = 0x40000000000000000230;
+        let mut w: u128 = 0x40000000000000000230
+            | (c.raw & 0x1fff7fe92ff0fffff0000000000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -94,7 +95,7 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:75 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:76 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -108,20 +109,22 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:75; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
+    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:76; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x40000000000000000430 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x40000000000000000430
+            | (c.raw & 0x1fff7fe92ff0000000000000000) | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:75; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
+    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:76; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x40000000000000000630 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x40000000000000000630
+            | (c.raw & 0x1fff7fe92ff080000ff00000000) | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -129,24 +132,26 @@ impl OpHadd2F32 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:75; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
+    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:76; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80040000000000000000e30 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x80040000000000000000e30
+            | (c.raw & 0x1fff7fe92ff0fffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:102; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier fmt", self.fmt == HfmtF32::F32, sm)?;
-        let mut w: u128 = 0x40000000000000000230;
+        let mut w: u128 = 0x40000000000000000230
+            | (c.raw & 0x1fff7de92ff0fffff0000000000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -159,7 +164,7 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:110 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:113 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -173,20 +178,22 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:110; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:113; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x40000000000000000430 | self.encode_e3(sm, c)?;
+        let mut w: u128 = 0x40000000000000000430
+            | (c.raw & 0x1fff7de92ff0000000000000000) | self.encode_e3(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hadd2_f32.toml:110; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hadd2_f32.toml:113; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x40000000000000000630 | self.encode_e3(sm, c)?;
+        let mut w: u128 = 0x40000000000000000630
+            | (c.raw & 0x1fff7de92ff080000ff00000000) | self.encode_e3(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -194,18 +201,19 @@ impl OpHadd2F32 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:110; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:113; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80040000000000000000e30 | self.encode_e3(sm, c)?;
+        let mut w: u128 = 0x80040000000000000000e30
+            | (c.raw & 0x1fff7de92ff0fffff0000000000) | self.encode_e3(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:64; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:64; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -229,9 +237,9 @@ impl OpHadd2F32 {
             asel,
             bsel,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe92ff0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:75 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:76 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -252,15 +260,15 @@ impl OpHadd2F32 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:75; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:76; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.bsel = Hswz::H1h0;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe92ff0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:75; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:76; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -268,9 +276,9 @@ impl OpHadd2F32 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe92ff080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:75; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:76; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -278,9 +286,9 @@ impl OpHadd2F32 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe92ff0fffff0000000000)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:102; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -314,9 +322,9 @@ impl OpHadd2F32 {
             asel,
             bsel,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de92ff0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:110 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:113 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -342,15 +350,15 @@ impl OpHadd2F32 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:110; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:113; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.bsel = Hswz::H1h0;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de92ff0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:110; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:113; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -363,9 +371,9 @@ impl OpHadd2F32 {
             3 => Hswz::H1h1,
             _ => return None,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de92ff080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:110; form at isa-spec/spec/ops/alu/hadd2_f32.toml:80).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:113; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -378,7 +386,7 @@ impl OpHadd2F32 {
             3 => Hswz::H1h1,
             _ => return None,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de92ff0fffff0000000000)))
     }
     /// Parse one tokenized line of syntax `HADD2` (isa-spec/spec/ops/alu/hadd2_f32.toml:54); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -97,11 +97,12 @@ impl OpHadd2Sm50 {
         w |= (self.fmt.index() as u128) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:65).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:66).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x5d10000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x5d10000000000000 | (c.raw & 0x677e00000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= (self.bsel.index() as u128) << 28;
         w |= u128::from(self.b.abs) << 30;
@@ -109,12 +110,13 @@ impl OpHadd2Sm50 {
         w |= u128::from(self.sat) << 32;
         Ok(w)
     }
-    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:65).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:66).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x7a00000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x7a00000000000000 | (c.raw & 0x670000000000)
+            | self.encode_e0(sm, c)?;
         {
             let v: u128 = imm_halves_src_field(Self::NAME, "b", &self.b, 6u32)?;
             w |= (v & 0x7ffff) << 20;
@@ -123,12 +125,13 @@ impl OpHadd2Sm50 {
         w |= u128::from(self.sat) << 52;
         Ok(w)
     }
-    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:65).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:66).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x7a80000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x7a80000000000000 | (c.raw & 0x670000000000)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= u128::from(self.sat) << 52;
@@ -157,7 +160,7 @@ impl OpHadd2Sm50 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:65).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -166,9 +169,9 @@ impl OpHadd2Sm50 {
             .with_abs(bit(w, 30));
         o.sat = bit(w, 32);
         o.bsel = Hswz::from_index(bits(w, 28, 2) as usize)?;
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x677e00000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:65).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -177,9 +180,9 @@ impl OpHadd2Sm50 {
         );
         o.sat = bit(w, 52);
         o.bsel = Hswz::H1h0;
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x670000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:65).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -188,7 +191,7 @@ impl OpHadd2Sm50 {
             .with_abs(bit(w, 54));
         o.sat = bit(w, 52);
         o.bsel = Hswz::H1h0;
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x670000000000)))
     }
     /// Parse one tokenized line of syntax `HADD2` (isa-spec/spec/ops/alu/hadd2_sm50.toml:49); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -291,12 +291,13 @@ impl OpHfma2 {
         w |= self.fmt.code_in(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x231 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x231 | (c.raw & 0x1fff7e080000fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -307,13 +308,14 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == HswzNh1::H1h0, sm)?;
-        let mut w: u128 = 0x831 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x831 | (c.raw & 0x1fff7e080000000000000000000)
+            | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= (self.csel.index() as u128) << 81;
@@ -321,12 +323,13 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa31 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xa31 | (c.raw & 0x1fff7e08000080000ff00000000)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -338,12 +341,13 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rur` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c31 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c31
+            | (c.raw & 0x1fff7e080000fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -354,13 +358,14 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rri` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier csel", self.csel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x431 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x431 | (c.raw & 0x1fff7e080000000000000000000)
+            | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
@@ -368,12 +373,13 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rrc` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x631 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x631 | (c.raw & 0x1fff7e08000080000ff00000000)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= u128::from(self.c.abs) << 62;
@@ -385,12 +391,13 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rru` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e31 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e31
+            | (c.raw & 0x1fff7e080000fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
@@ -401,7 +408,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:148 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:149 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -428,12 +435,13 @@ impl OpHfma2 {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x231 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x231 | (c.raw & 0x1fff04000000fffff0000000000)
+            | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -444,13 +452,14 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == HswzNh1::H1h0, sm)?;
-        let mut w: u128 = 0x831 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x831 | (c.raw & 0x1fff04000000000000000000000)
+            | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= (self.csel.index() as u128) << 81;
@@ -458,12 +467,13 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa31 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0xa31 | (c.raw & 0x1fff0400000080000ff00000000)
+            | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -475,12 +485,13 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c31 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c31
+            | (c.raw & 0x1fff04000000fffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -491,13 +502,14 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rri` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier csel", self.csel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x431 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x431 | (c.raw & 0x1fff04000000000000000000000)
+            | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
@@ -505,12 +517,13 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rrc` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x631 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x631 | (c.raw & 0x1fff0400000080000ff00000000)
+            | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= u128::from(self.c.abs) << 62;
@@ -522,12 +535,13 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rru` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e31 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e31
+            | (c.raw & 0x1fff04000000fffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
@@ -538,7 +552,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:162 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:164 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -565,12 +579,13 @@ impl OpHfma2 {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x231 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x231 | (c.raw & 0x1fff00000000fffff0000000000)
+            | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -585,13 +600,14 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f15(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == HswzNh1::H1h0, sm)?;
-        let mut w: u128 = 0x831 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x831 | (c.raw & 0x1fff04000000000000000000000)
+            | self.encode_e2(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= (self.csel.index() as u128) << 81;
@@ -599,12 +615,13 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f16(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa31 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0xa31 | (c.raw & 0x1fff0000000080000ff00000000)
+            | self.encode_e2(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -620,12 +637,13 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f17(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c31 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c31
+            | (c.raw & 0x1fff00000000fffff0000000000) | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -640,13 +658,14 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f18(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier csel", self.csel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x431 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x431 | (c.raw & 0x1fff00000000000000000000000)
+            | self.encode_e2(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         {
@@ -658,12 +677,13 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f19(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x631 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x631 | (c.raw & 0x1fff0000000080000ff00000000)
+            | self.encode_e2(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= u128::from(self.c.abs) << 62;
@@ -679,12 +699,13 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f20(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e31 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e31
+            | (c.raw & 0x1fff00000000fffff0000000000) | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
@@ -699,7 +720,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:183 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:185 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -726,12 +747,13 @@ impl OpHfma2 {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f21(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x231 | self.encode_e3(sm, c)?;
+        let mut w: u128 = 0x231 | (c.raw & 0x1fff00000000fffff0000000000)
+            | self.encode_e3(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -746,13 +768,14 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f22(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == HswzNh1::H1h0, sm)?;
-        let mut w: u128 = 0x831 | self.encode_e3(sm, c)?;
+        let mut w: u128 = 0x831 | (c.raw & 0x1fff04000000000000000000000)
+            | self.encode_e3(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= self.csel.code_in(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 81;
@@ -760,12 +783,13 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f23(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa31 | self.encode_e3(sm, c)?;
+        let mut w: u128 = 0xa31 | (c.raw & 0x1fff0000000080000ff00000000)
+            | self.encode_e3(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -781,12 +805,13 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f24(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c31 | self.encode_e3(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c31
+            | (c.raw & 0x1fff00000000fffff0000000000) | self.encode_e3(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -801,13 +826,14 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f25(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier csel", self.csel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x431 | self.encode_e3(sm, c)?;
+        let mut w: u128 = 0x431 | (c.raw & 0x1fff00000000000000000000000)
+            | self.encode_e3(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         {
@@ -819,12 +845,13 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f26(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x631 | self.encode_e3(sm, c)?;
+        let mut w: u128 = 0x631 | (c.raw & 0x1fff0000000080000ff00000000)
+            | self.encode_e3(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= u128::from(self.c.abs) << 62;
@@ -840,12 +867,13 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn encode_f27(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e31 | self.encode_e3(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e31
+            | (c.raw & 0x1fff00000000fffff0000000000) | self.encode_e3(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
@@ -897,7 +925,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -918,9 +946,9 @@ impl OpHfma2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e080000fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -933,9 +961,9 @@ impl OpHfma2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e080000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -956,9 +984,9 @@ impl OpHfma2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e08000080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -979,9 +1007,9 @@ impl OpHfma2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e080000fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1000,9 +1028,9 @@ impl OpHfma2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e080000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1023,9 +1051,9 @@ impl OpHfma2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e08000080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1046,9 +1074,9 @@ impl OpHfma2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e080000fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:148 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:149 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1084,7 +1112,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1105,9 +1133,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1120,9 +1148,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1143,9 +1171,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0400000080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1166,9 +1194,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1187,9 +1215,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1210,9 +1238,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0400000080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:148; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1233,9 +1261,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:162 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:164 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1271,7 +1299,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1286,9 +1314,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1301,9 +1329,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f16(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1318,9 +1346,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0000000080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f17(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1335,9 +1363,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f18(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1350,9 +1378,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f19(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1367,9 +1395,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0000000080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:162; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f20(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1384,9 +1412,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:183 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:185 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1422,7 +1450,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f21(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1442,9 +1470,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f22(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1462,9 +1490,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f23(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1484,9 +1512,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0000000080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f24(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1506,9 +1534,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f25(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1521,9 +1549,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f26(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1543,9 +1571,9 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0000000080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:183; form at isa-spec/spec/ops/alu/hfma2.toml:97).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
     #[inline(always)]
     fn parts_f27(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1565,7 +1593,7 @@ impl OpHfma2 {
         if !o.legal_f7(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fffff0000000000)))
     }
     /// Parse one tokenized line of syntax `HFMA2` (isa-spec/spec/ops/alu/hfma2.toml:80); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

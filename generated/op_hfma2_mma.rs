@@ -184,12 +184,13 @@ impl OpHfma2Mma {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rrr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x235 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x235 | (c.raw & 0x1fff0664c003fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -198,24 +199,26 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rir` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x835 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x835 | (c.raw & 0x1fff0664c000000000000000000)
+            | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rcr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa35 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xa35 | (c.raw & 0x1fff0664c00380000ff00000000)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -225,12 +228,13 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rur` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c35 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c35
+            | (c.raw & 0x1fff0664c003fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -239,24 +243,26 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rri` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x435 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x435 | (c.raw & 0x1fff0664c000000000000000000)
+            | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rrc` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x635 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x635 | (c.raw & 0x1fff0664c00380000ff00000000)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= u128::from(self.c.abs) << 62;
@@ -266,12 +272,13 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rru` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e35 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e35
+            | (c.raw & 0x1fff0664c003fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
@@ -280,7 +287,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:122 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:123 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -306,12 +313,13 @@ impl OpHfma2Mma {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rrr` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x235 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x235 | (c.raw & 0x1fff0460c003fffff0000000000)
+            | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -320,24 +328,26 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rir` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x835 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x835 | (c.raw & 0x1fff0460c000000000000000000)
+            | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa35 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0xa35 | (c.raw & 0x1fff0460c00380000ff00000000)
+            | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -347,12 +357,13 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rur` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c35 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c35
+            | (c.raw & 0x1fff0460c003fffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -361,24 +372,26 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rri` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x435 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x435 | (c.raw & 0x1fff0460c000000000000000000)
+            | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x635 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x635 | (c.raw & 0x1fff0460c00380000ff00000000)
+            | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= u128::from(self.c.abs) << 62;
@@ -388,12 +401,13 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rru` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e35 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e35
+            | (c.raw & 0x1fff0460c003fffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
@@ -432,7 +446,7 @@ impl OpHfma2Mma {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -445,9 +459,9 @@ impl OpHfma2Mma {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0664c003fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -458,9 +472,9 @@ impl OpHfma2Mma {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0664c000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -473,9 +487,9 @@ impl OpHfma2Mma {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0664c00380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -488,9 +502,9 @@ impl OpHfma2Mma {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0664c003fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -501,9 +515,9 @@ impl OpHfma2Mma {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0664c000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -516,9 +530,9 @@ impl OpHfma2Mma {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0664c00380000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -531,9 +545,9 @@ impl OpHfma2Mma {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0664c003fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:122 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:123 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -567,7 +581,7 @@ impl OpHfma2Mma {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -580,9 +594,9 @@ impl OpHfma2Mma {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0460c003fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -593,9 +607,9 @@ impl OpHfma2Mma {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0460c000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -608,9 +622,9 @@ impl OpHfma2Mma {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0460c00380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -623,9 +637,9 @@ impl OpHfma2Mma {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0460c003fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -636,9 +650,9 @@ impl OpHfma2Mma {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0460c000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -651,9 +665,9 @@ impl OpHfma2Mma {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0460c00380000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:122; form at isa-spec/spec/ops/alu/hfma2_mma.toml:84).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -666,7 +680,7 @@ impl OpHfma2Mma {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0460c003fffff0000000000)))
     }
     /// Parse one tokenized line of syntax `HFMA2.MMA` (isa-spec/spec/ops/alu/hfma2_mma.toml:68); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -119,11 +119,12 @@ impl OpHfma2Sm50 {
         w |= (self.fmt.index() as u128) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:75).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x5d00000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x5d00000000000000 | (c.raw & 0x600000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= (self.bsel.index() as u128) << 28;
@@ -134,7 +135,7 @@ impl OpHfma2Sm50 {
         w |= self.mz.code_in(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 37;
         Ok(w)
     }
-    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:75).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -152,7 +153,7 @@ impl OpHfma2Sm50 {
         w |= self.mz.code_in(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 57;
         Ok(w)
     }
-    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:75).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -168,7 +169,7 @@ impl OpHfma2Sm50 {
         w |= self.mz.code_in(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 57;
         Ok(w)
     }
-    /// Form `c2` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
+    /// Form `c2` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:75).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -204,7 +205,7 @@ impl OpHfma2Sm50 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:75).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -221,9 +222,9 @@ impl OpHfma2Sm50 {
         o.sat = bit(w, 32);
         o.bsel = Hswz::from_index(bits(w, 28, 2) as usize)?;
         o.csel = Hswz::from_index(bits(w, 35, 2) as usize)?;
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x600000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:75).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -243,7 +244,7 @@ impl OpHfma2Sm50 {
         o.csel = Hswz::from_index(bits(w, 53, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:75).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -261,7 +262,7 @@ impl OpHfma2Sm50 {
         o.csel = Hswz::from_index(bits(w, 53, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:75).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;

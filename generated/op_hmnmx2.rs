@@ -124,31 +124,34 @@ impl OpHmnmx2 {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x240 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x240 | (c.raw & 0x1fff05cb0ff0fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x840 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x840 | (c.raw & 0x1fff05cb0ff0000000000000000)
+            | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa40 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xa40 | (c.raw & 0x1fff05cb0ff080000ff00000000)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -156,18 +159,19 @@ impl OpHmnmx2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c40 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c40
+            | (c.raw & 0x1fff05cb0ff0fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hmnmx2.toml:110 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmnmx2.toml:111 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -188,31 +192,34 @@ impl OpHmnmx2 {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:110; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:111; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x240 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x240 | (c.raw & 0x1fff058b0ff0fffff0000000000)
+            | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:110; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:111; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x840 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x840 | (c.raw & 0x1fff058b0ff0000000000000000)
+            | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:110; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:111; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa40 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0xa40 | (c.raw & 0x1fff058b0ff080000ff00000000)
+            | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -220,18 +227,19 @@ impl OpHmnmx2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:110; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:111; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c40 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c40
+            | (c.raw & 0x1fff058b0ff0fffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hmnmx2.toml:118 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmnmx2.toml:120 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -252,31 +260,34 @@ impl OpHmnmx2 {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:120; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x240 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x240 | (c.raw & 0x1fff058b0fd0fffff0000000000)
+            | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:120; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x840 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x840 | (c.raw & 0x1fff058b0fd0000000000000000)
+            | self.encode_e2(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmnmx2.toml:120; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa40 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0xa40 | (c.raw & 0x1fff058b0fd080000ff00000000)
+            | self.encode_e2(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -284,11 +295,12 @@ impl OpHmnmx2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:120; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c40 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c40
+            | (c.raw & 0x1fff058b0fd0fffff0000000000) | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -322,7 +334,7 @@ impl OpHmnmx2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -330,17 +342,17 @@ impl OpHmnmx2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff05cb0ff0fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.bsel = Hswz::H1h0;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff05cb0ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -348,9 +360,9 @@ impl OpHmnmx2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff05cb0ff080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -358,9 +370,9 @@ impl OpHmnmx2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff05cb0ff0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hmnmx2.toml:110 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmnmx2.toml:111 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -387,7 +399,7 @@ impl OpHmnmx2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:110; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:111; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -395,17 +407,17 @@ impl OpHmnmx2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0ff0fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:110; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:111; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.bsel = Hswz::H1h0;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:110; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:111; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -413,9 +425,9 @@ impl OpHmnmx2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0ff080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:110; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:111; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -423,9 +435,9 @@ impl OpHmnmx2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0ff0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hmnmx2.toml:118 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmnmx2.toml:120 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -459,7 +471,7 @@ impl OpHmnmx2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:120; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -472,17 +484,17 @@ impl OpHmnmx2 {
             3 => Hswz::H1h1,
             _ => return None,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0fd0fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:120; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.bsel = Hswz::H1h0;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0fd0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:120; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -495,9 +507,9 @@ impl OpHmnmx2 {
             3 => Hswz::H1h1,
             _ => return None,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0fd080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:120; form at isa-spec/spec/ops/alu/hmnmx2.toml:87).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -510,7 +522,7 @@ impl OpHmnmx2 {
             3 => Hswz::H1h1,
             _ => return None,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0fd0fffff0000000000)))
     }
     /// Parse one tokenized line of syntax `HMNMX2` (isa-spec/spec/ops/alu/hmnmx2.toml:65); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -127,31 +127,34 @@ impl OpHmnmx2IsA {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x20000000000000240 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x20000000000000240 | (c.raw & 0x1fff058b0010fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x20000000000000840 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x20000000000000840 | (c.raw & 0x1fff058b0010000000000000000)
+            | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x20000000000000a40 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x20000000000000a40 | (c.raw & 0x1fff058b001080000ff00000000)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -159,11 +162,12 @@ impl OpHmnmx2IsA {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000020000000000000c40 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000020000000000000c40
+            | (c.raw & 0x1fff058b0010fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -210,7 +214,7 @@ impl OpHmnmx2IsA {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -223,17 +227,17 @@ impl OpHmnmx2IsA {
             3 => Hswz::H1h1,
             _ => return None,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0010fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.bsel = Hswz::H1h0;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0010000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -246,9 +250,9 @@ impl OpHmnmx2IsA {
             3 => Hswz::H1h1,
             _ => return None,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b001080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -261,7 +265,7 @@ impl OpHmnmx2IsA {
             3 => Hswz::H1h1,
             _ => return None,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0010fffff0000000000)))
     }
     /// Parse one tokenized line of syntax `HMNMX2` (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:74); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -117,31 +117,34 @@ impl OpHmul2 {
         w |= self.fmt.code_in(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:64).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x232 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x232 | (c.raw & 0x1fff7fe80ff0fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:64).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x832 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x832 | (c.raw & 0x1fff7fe80ff0000000000000000)
+            | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:64).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa32 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xa32 | (c.raw & 0x1fff7fe80ff080000ff00000000)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -149,18 +152,19 @@ impl OpHmul2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:64).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c32 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c32
+            | (c.raw & 0x1fff7fe80ff0fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hmul2.toml:88 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmul2.toml:89 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -183,31 +187,34 @@ impl OpHmul2 {
         }
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:89; form at isa-spec/spec/ops/alu/hmul2.toml:64).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x232 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x232 | (c.raw & 0x1fff79e80ff0fffff0000000000)
+            | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:89; form at isa-spec/spec/ops/alu/hmul2.toml:64).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x832 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x832 | (c.raw & 0x1fff79e80ff0000000000000000)
+            | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmul2.toml:89; form at isa-spec/spec/ops/alu/hmul2.toml:64).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa32 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0xa32 | (c.raw & 0x1fff79e80ff080000ff00000000)
+            | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -215,11 +222,12 @@ impl OpHmul2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:89; form at isa-spec/spec/ops/alu/hmul2.toml:64).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c32 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c32
+            | (c.raw & 0x1fff79e80ff0fffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -257,7 +265,7 @@ impl OpHmul2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:64).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -265,17 +273,17 @@ impl OpHmul2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe80ff0fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:64).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.bsel = Hswz::H1h0;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe80ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:64).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -283,9 +291,9 @@ impl OpHmul2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe80ff080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:64).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -293,9 +301,9 @@ impl OpHmul2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe80ff0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hmul2.toml:88 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmul2.toml:89 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -331,7 +339,7 @@ impl OpHmul2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:89; form at isa-spec/spec/ops/alu/hmul2.toml:64).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -344,17 +352,17 @@ impl OpHmul2 {
             3 => Hswz::H1h1,
             _ => return None,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff79e80ff0fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmul2.toml:89; form at isa-spec/spec/ops/alu/hmul2.toml:64).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.bsel = Hswz::H1h0;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff79e80ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:89; form at isa-spec/spec/ops/alu/hmul2.toml:64).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -367,9 +375,9 @@ impl OpHmul2 {
             3 => Hswz::H1h1,
             _ => return None,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff79e80ff080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmul2.toml:89; form at isa-spec/spec/ops/alu/hmul2.toml:64).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -382,7 +390,7 @@ impl OpHmul2 {
             3 => Hswz::H1h1,
             _ => return None,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff79e80ff0fffff0000000000)))
     }
     /// Parse one tokenized line of syntax `HMUL2` (isa-spec/spec/ops/alu/hmul2.toml:45); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -105,14 +105,14 @@ impl OpHset2 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:94; form at isa-spec/spec/ops/alu/hset2.toml:112).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:94; form at isa-spec/spec/ops/alu/hset2.toml:114).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier fmt", self.fmt == Hfmt::F16, sm)?;
-        let mut w: u128 = 0x233;
+        let mut w: u128 = 0x233 | (c.raw & 0x1fff07e001f0fffff0000000000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -130,7 +130,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:107 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:108 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -150,20 +150,22 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:107; form at isa-spec/spec/ops/alu/hset2.toml:112).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:108; form at isa-spec/spec/ops/alu/hset2.toml:114).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x433 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x433 | (c.raw & 0x1fff07e001f0000000000000000)
+            | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:107; form at isa-spec/spec/ops/alu/hset2.toml:112).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:108; form at isa-spec/spec/ops/alu/hset2.toml:114).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x633 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x633 | (c.raw & 0x1fff07e001f080000ff00000000)
+            | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -171,24 +173,25 @@ impl OpHset2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:107; form at isa-spec/spec/ops/alu/hset2.toml:112).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:108; form at isa-spec/spec/ops/alu/hset2.toml:114).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e33 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e33
+            | (c.raw & 0x1fff07e001f0fffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:133; form at isa-spec/spec/ops/alu/hset2.toml:112).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:135; form at isa-spec/spec/ops/alu/hset2.toml:114).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x233;
+        let mut w: u128 = 0x233 | (c.raw & 0x1fff07e001c0fffff0000000000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -207,7 +210,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:148 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:151 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -227,20 +230,22 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:148; form at isa-spec/spec/ops/alu/hset2.toml:112).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:151; form at isa-spec/spec/ops/alu/hset2.toml:114).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x433 | self.encode_e3(sm, c)?;
+        let mut w: u128 = 0x433 | (c.raw & 0x1fff07e001c0000000000000000)
+            | self.encode_e3(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hset2.toml:148; form at isa-spec/spec/ops/alu/hset2.toml:112).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hset2.toml:151; form at isa-spec/spec/ops/alu/hset2.toml:114).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x633 | self.encode_e3(sm, c)?;
+        let mut w: u128 = 0x633 | (c.raw & 0x1fff07e001c080000ff00000000)
+            | self.encode_e3(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -248,18 +253,19 @@ impl OpHset2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:148; form at isa-spec/spec/ops/alu/hset2.toml:112).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:151; form at isa-spec/spec/ops/alu/hset2.toml:114).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e33 | self.encode_e3(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e33
+            | (c.raw & 0x1fff07e001c0fffff0000000000) | self.encode_e3(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:168 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:172 pack alike.
     #[inline(always)]
     fn encode_e4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -276,11 +282,12 @@ impl OpHset2 {
         w |= (self.asel.index() as u128) << 47;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:168; form at isa-spec/spec/ops/alu/hset2.toml:172).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:172; form at isa-spec/spec/ops/alu/hset2.toml:177).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x5d18000000000000 | self.encode_e4(sm, c)?;
+        let mut w: u128 = 0x5d18000000000000 | (c.raw & 0x700000000)
+            | self.encode_e4(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= (self.bsel.index() as u128) << 28;
         w |= u128::from(self.b.abs) << 30;
@@ -290,7 +297,7 @@ impl OpHset2 {
         w |= u128::from(self.ftz) << 50;
         Ok(w)
     }
-    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:168; form at isa-spec/spec/ops/alu/hset2.toml:172).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:172; form at isa-spec/spec/ops/alu/hset2.toml:177).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -306,7 +313,7 @@ impl OpHset2 {
         w |= u128::from(self.ftz) << 54;
         Ok(w)
     }
-    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:168; form at isa-spec/spec/ops/alu/hset2.toml:172).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:172; form at isa-spec/spec/ops/alu/hset2.toml:177).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -320,7 +327,7 @@ impl OpHset2 {
         w |= u128::from(self.b.neg) << 56;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:94; form at isa-spec/spec/ops/alu/hset2.toml:112).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:94; form at isa-spec/spec/ops/alu/hset2.toml:114).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -352,9 +359,9 @@ impl OpHset2 {
             asel,
             bsel,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001f0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:107 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:108 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -383,15 +390,15 @@ impl OpHset2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hset2.toml:107; form at isa-spec/spec/ops/alu/hset2.toml:112).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hset2.toml:108; form at isa-spec/spec/ops/alu/hset2.toml:114).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.bsel = Hswz::H1h0;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001f0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hset2.toml:107; form at isa-spec/spec/ops/alu/hset2.toml:112).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hset2.toml:108; form at isa-spec/spec/ops/alu/hset2.toml:114).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -399,9 +406,9 @@ impl OpHset2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001f080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hset2.toml:107; form at isa-spec/spec/ops/alu/hset2.toml:112).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hset2.toml:108; form at isa-spec/spec/ops/alu/hset2.toml:114).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -409,9 +416,9 @@ impl OpHset2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001f0fffff0000000000)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:133; form at isa-spec/spec/ops/alu/hset2.toml:112).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:135; form at isa-spec/spec/ops/alu/hset2.toml:114).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -457,9 +464,9 @@ impl OpHset2 {
             asel,
             bsel,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001c0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:148 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:151 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -497,15 +504,15 @@ impl OpHset2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hset2.toml:148; form at isa-spec/spec/ops/alu/hset2.toml:112).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hset2.toml:151; form at isa-spec/spec/ops/alu/hset2.toml:114).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.bsel = Hswz::H1h0;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001c0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hset2.toml:148; form at isa-spec/spec/ops/alu/hset2.toml:112).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hset2.toml:151; form at isa-spec/spec/ops/alu/hset2.toml:114).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -518,9 +525,9 @@ impl OpHset2 {
             3 => Hswz::H1h1,
             _ => return None,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001c080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hset2.toml:148; form at isa-spec/spec/ops/alu/hset2.toml:112).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hset2.toml:151; form at isa-spec/spec/ops/alu/hset2.toml:114).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -533,9 +540,9 @@ impl OpHset2 {
             3 => Hswz::H1h1,
             _ => return None,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001c0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:168 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:172 read alike; each sets the others.
     #[inline(always)]
     fn fields_e4(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -561,7 +568,7 @@ impl OpHset2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/hset2.toml:168; form at isa-spec/spec/ops/alu/hset2.toml:172).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/hset2.toml:172; form at isa-spec/spec/ops/alu/hset2.toml:177).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -572,9 +579,9 @@ impl OpHset2 {
         o.cmp = Fcmp::from_index(bits(w, 35, 4) as usize)?;
         o.ftz = bit(w, 50);
         o.bsel = Hswz::from_index(bits(w, 28, 2) as usize)?;
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x700000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/hset2.toml:168; form at isa-spec/spec/ops/alu/hset2.toml:172).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/hset2.toml:172; form at isa-spec/spec/ops/alu/hset2.toml:177).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -587,7 +594,7 @@ impl OpHset2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/hset2.toml:168; form at isa-spec/spec/ops/alu/hset2.toml:172).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/hset2.toml:172; form at isa-spec/spec/ops/alu/hset2.toml:177).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;

@@ -90,23 +90,25 @@ impl OpI2i {
         }
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:64).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:65).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x5ce0000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x5ce0000000000000 | (c.raw & 0x159fff000c000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 41;
         w |= u128::from(self.b.neg) << 45;
         w |= u128::from(self.b.abs) << 49;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:64).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:65).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x38e0000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x38e0000000000000 | (c.raw & 0x159800000c000)
+            | self.encode_e0(sm, c)?;
         {
             let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
             w |= (v & 0x7ffff) << 20;
@@ -114,11 +116,12 @@ impl OpI2i {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:64).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:65).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x4ce0000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x4ce0000000000000 | (c.raw & 0x159800000c000)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 41;
@@ -160,7 +163,7 @@ impl OpI2i {
             sel: 0u32,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:64).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:65).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -171,9 +174,9 @@ impl OpI2i {
         if !o.parts_ok() {
             return None;
         }
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x159fff000c000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:64).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:65).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -184,9 +187,9 @@ impl OpI2i {
         if !o.parts_ok() {
             return None;
         }
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x159800000c000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:64).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:65).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -197,7 +200,7 @@ impl OpI2i {
         if !o.parts_ok() {
             return None;
         }
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x159800000c000)))
     }
     /// Parse one tokenized line of syntax `I2I` (isa-spec/spec/ops/alu/i2i.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

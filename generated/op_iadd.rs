@@ -66,11 +66,12 @@ impl OpIadd {
         w |= u128::from(self.a.neg) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:87).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:88).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x5c10000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x5c10000000000000 | (c.raw & 0x77fff0000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= u128::from(self.b.neg) << 48;
         if w & 0x3000000000000 == 0x3000000000000 {
@@ -85,11 +86,12 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:87).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:88).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x3810000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x3810000000000000 | (c.raw & 0x778000000000)
+            | self.encode_e0(sm, c)?;
         {
             let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
             w |= (v & 0x7ffff) << 20;
@@ -107,11 +109,12 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:87).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:88).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x4c10000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x4c10000000000000 | (c.raw & 0x778000000000)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= u128::from(self.b.neg) << 48;
@@ -127,7 +130,7 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/iadd.toml:108 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd.toml:109 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -140,31 +143,31 @@ impl OpIadd {
         w |= dst_field(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:108; form at isa-spec/spec/ops/alu/iadd.toml:112).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:109; form at isa-spec/spec/ops/alu/iadd.toml:114).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x235 | (c.raw & 0x78000000000000000000000)
+        let mut w: u128 = 0x235 | (c.raw & 0x1fff7f1f8ff7fffff0000000000)
             | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:108; form at isa-spec/spec/ops/alu/iadd.toml:112).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:109; form at isa-spec/spec/ops/alu/iadd.toml:114).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x835 | (c.raw & 0x78000000000000000000000)
+        let mut w: u128 = 0x835 | (c.raw & 0x1fff7f1f8ff0000000000000000)
             | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:108; form at isa-spec/spec/ops/alu/iadd.toml:112).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:109; form at isa-spec/spec/ops/alu/iadd.toml:114).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c35 | (c.raw & 0x78000000000000000000000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c35
+            | (c.raw & 0x1fff7f1f8ff7fffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
@@ -187,7 +190,7 @@ impl OpIadd {
             x,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:87).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:88).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -196,9 +199,9 @@ impl OpIadd {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 48));
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x77fff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:87).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:88).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -208,9 +211,9 @@ impl OpIadd {
         o.b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x778000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:87).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:88).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -218,9 +221,9 @@ impl OpIadd {
         }
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x778000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iadd.toml:108 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd.toml:109 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -238,28 +241,28 @@ impl OpIadd {
             x,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd.toml:108; form at isa-spec/spec/ops/alu/iadd.toml:112).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd.toml:109; form at isa-spec/spec/ops/alu/iadd.toml:114).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f8ff7fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd.toml:108; form at isa-spec/spec/ops/alu/iadd.toml:112).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd.toml:109; form at isa-spec/spec/ops/alu/iadd.toml:114).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f8ff0000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd.toml:108; form at isa-spec/spec/ops/alu/iadd.toml:112).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd.toml:109; form at isa-spec/spec/ops/alu/iadd.toml:114).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f8ff7fffff0000000000)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

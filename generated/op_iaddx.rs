@@ -63,28 +63,31 @@ impl OpIaddx {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:58).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:59).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000235 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x4000000000000000235 | (c.raw & 0x1fff071f8ff7fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:58).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:59).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x4000000000000000835 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x4000000000000000835 | (c.raw & 0x1fff071f8ff0000000000000000)
+            | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:58).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:59).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80004000000000000000c35 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80004000000000000000c35
+            | (c.raw & 0x1fff071f8ff7fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.not) << 63;
         Ok(w)
@@ -100,28 +103,28 @@ impl OpIaddx {
             .with_not(bit(w, 90));
         Some(Self { d, co0, a, b: Src::RZ, ci })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:58).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:59).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_not(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071f8ff7fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:58).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:59).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071f8ff0000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:58).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:59).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
             .with_not(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071f8ff7fffff0000000000)))
     }
     /// Parse one tokenized line of syntax `IADD.X` (isa-spec/spec/ops/alu/iaddx.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -70,29 +70,32 @@ impl OpIdp2a {
         w |= (self.half.index() as u128) << 77;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/idp2a.toml:54; form at isa-spec/spec/ops/alu/idp2a.toml:59).
+    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/idp2a.toml:54; form at isa-spec/spec/ops/alu/idp2a.toml:60).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x10000000000000000226 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x10000000000000000226
+            | (c.raw & 0x1fff7ffc100ffffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/idp2a.toml:54; form at isa-spec/spec/ops/alu/idp2a.toml:59).
+    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/idp2a.toml:54; form at isa-spec/spec/ops/alu/idp2a.toml:60).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x10000000000000000a26 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x10000000000000000a26
+            | (c.raw & 0x1fff7ffc100f80000ff00000000) | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/idp2a.toml:54; form at isa-spec/spec/ops/alu/idp2a.toml:59).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/idp2a.toml:54; form at isa-spec/spec/ops/alu/idp2a.toml:60).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80010000000000000000c26 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80010000000000000000c26
+            | (c.raw & 0x1fff7ffc100ffffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/idp2a.toml:71 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/idp2a.toml:72 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -107,17 +110,19 @@ impl OpIdp2a {
         w |= (self.half.index() as u128) << 77;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72] (isa-spec/spec/ops/alu/idp2a.toml:71; form at isa-spec/spec/ops/alu/idp2a.toml:59).
+    /// Form `rrr` on SM [70, 72] (isa-spec/spec/ops/alu/idp2a.toml:72; form at isa-spec/spec/ops/alu/idp2a.toml:60).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x10000000000000000226 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x10000000000000000226
+            | (c.raw & 0x1ffffffc900ffffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72] (isa-spec/spec/ops/alu/idp2a.toml:71; form at isa-spec/spec/ops/alu/idp2a.toml:59).
+    /// Form `rcr` on SM [70, 72] (isa-spec/spec/ops/alu/idp2a.toml:72; form at isa-spec/spec/ops/alu/idp2a.toml:60).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x10000000000000000a26 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x10000000000000000a26
+            | (c.raw & 0x1ffffffc900f80000ff00000000) | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
@@ -142,28 +147,28 @@ impl OpIdp2a {
             btype,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/idp2a.toml:54; form at isa-spec/spec/ops/alu/idp2a.toml:59).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/idp2a.toml:54; form at isa-spec/spec/ops/alu/idp2a.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffc100ffffff0000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/idp2a.toml:54; form at isa-spec/spec/ops/alu/idp2a.toml:59).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/idp2a.toml:54; form at isa-spec/spec/ops/alu/idp2a.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffc100f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/idp2a.toml:54; form at isa-spec/spec/ops/alu/idp2a.toml:59).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/idp2a.toml:54; form at isa-spec/spec/ops/alu/idp2a.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffc100ffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/idp2a.toml:71 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/idp2a.toml:72 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -182,19 +187,19 @@ impl OpIdp2a {
             btype,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/idp2a.toml:71; form at isa-spec/spec/ops/alu/idp2a.toml:59).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/idp2a.toml:72; form at isa-spec/spec/ops/alu/idp2a.toml:60).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffc900ffffff0000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/idp2a.toml:71; form at isa-spec/spec/ops/alu/idp2a.toml:59).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/idp2a.toml:72; form at isa-spec/spec/ops/alu/idp2a.toml:60).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffc900f80000ff00000000)))
     }
     /// Parse one tokenized line of syntax `IDP.2A` (isa-spec/spec/ops/alu/idp2a.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

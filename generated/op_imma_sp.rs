@@ -88,7 +88,7 @@ impl OpImmaSp {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x1000000000000000237
-            | (c.raw & 0x1fff7830000fff8000000000000);
+            | (c.raw & 0x1fff0030000fff8000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -312,7 +312,7 @@ impl OpImmaSp {
             btype,
             sat,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7830000fff8000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000fff8000000000000)))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:112; form at isa-spec/spec/ops/alu/imma_sp.toml:112).
     #[inline(always)]

@@ -134,36 +134,40 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:97).
+    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:98).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x217 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x217 | (c.raw & 0x1fff07ffdffffffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:97).
+    /// Form `rir` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:98).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x817 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x817 | (c.raw & 0x1fff07ffdff0000000000000000)
+            | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:97).
+    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:98).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa17 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xa17 | (c.raw & 0x1fff07ffdfff80000ff00000000)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:97).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:98).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000c17 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c17
+            | (c.raw & 0x1fff07ffdffffffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:111 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:112 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -184,28 +188,31 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:111; form at isa-spec/spec/ops/alu/imnmx.toml:97).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:112; form at isa-spec/spec/ops/alu/imnmx.toml:98).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x217 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x217 | (c.raw & 0x1fff00019ffffffff0000000000)
+            | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:111; form at isa-spec/spec/ops/alu/imnmx.toml:97).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:112; form at isa-spec/spec/ops/alu/imnmx.toml:98).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x817 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x817 | (c.raw & 0x1fff00019ff0000000000000000)
+            | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:111; form at isa-spec/spec/ops/alu/imnmx.toml:97).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:112; form at isa-spec/spec/ops/alu/imnmx.toml:98).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000c17 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c17
+            | (c.raw & 0x1fff00019ffffffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:125 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:127 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -224,17 +231,19 @@ impl OpImnmx {
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:125; form at isa-spec/spec/ops/alu/imnmx.toml:128).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:127; form at isa-spec/spec/ops/alu/imnmx.toml:131).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x5c20000000000000 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x5c20000000000000 | (c.raw & 0x6607ff0000000)
+            | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:125; form at isa-spec/spec/ops/alu/imnmx.toml:128).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:127; form at isa-spec/spec/ops/alu/imnmx.toml:131).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x3820000000000000 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x3820000000000000 | (c.raw & 0x6600000000000)
+            | self.encode_e2(sm, c)?;
         {
             let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
             w |= (v & 0x7ffff) << 20;
@@ -242,10 +251,11 @@ impl OpImnmx {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:125; form at isa-spec/spec/ops/alu/imnmx.toml:128).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:127; form at isa-spec/spec/ops/alu/imnmx.toml:131).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4c20000000000000 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x4c20000000000000 | (c.raw & 0x6600000000000)
+            | self.encode_e2(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
@@ -280,35 +290,35 @@ impl OpImnmx {
             xmode,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:97).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:98).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ffdffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:97).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:98).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ffdff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:97).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:98).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ffdfff80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:97).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx.toml:92; form at isa-spec/spec/ops/alu/imnmx.toml:98).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ffdffffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:111 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:112 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -339,28 +349,28 @@ impl OpImnmx {
             xmode,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:111; form at isa-spec/spec/ops/alu/imnmx.toml:97).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:112; form at isa-spec/spec/ops/alu/imnmx.toml:98).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00019ffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx.toml:111; form at isa-spec/spec/ops/alu/imnmx.toml:97).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx.toml:112; form at isa-spec/spec/ops/alu/imnmx.toml:98).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00019ff0000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx.toml:111; form at isa-spec/spec/ops/alu/imnmx.toml:97).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx.toml:112; form at isa-spec/spec/ops/alu/imnmx.toml:98).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00019ffffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:125 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:127 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -390,28 +400,28 @@ impl OpImnmx {
             xmode,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/imnmx.toml:125; form at isa-spec/spec/ops/alu/imnmx.toml:128).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/imnmx.toml:127; form at isa-spec/spec/ops/alu/imnmx.toml:131).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6607ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/imnmx.toml:125; form at isa-spec/spec/ops/alu/imnmx.toml:128).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/imnmx.toml:127; form at isa-spec/spec/ops/alu/imnmx.toml:131).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6600000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/imnmx.toml:125; form at isa-spec/spec/ops/alu/imnmx.toml:128).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/imnmx.toml:127; form at isa-spec/spec/ops/alu/imnmx.toml:131).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6600000000000)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -125,24 +125,27 @@ impl OpImnmx64 {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:71).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:72).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4000000000000000217 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x4000000000000000217 | (c.raw & 0x1fff00019ffffffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:71).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:72).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4000000000000000817 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x4000000000000000817 | (c.raw & 0x1fff00019ff0000000000000000)
+            | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:71).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:72).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80004000000000000000c17 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80004000000000000000c17
+            | (c.raw & 0x1fff00019ffffffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -169,26 +172,26 @@ impl OpImnmx64 {
             ty,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:71).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:72).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00019ffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:71).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:72).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00019ff0000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:71).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:72).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00019ffffffff0000000000)))
     }
     /// Parse one tokenized line of syntax `IMNMX` (isa-spec/spec/ops/alu/imnmx64.toml:50); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -60,17 +60,19 @@ impl OpImul {
         w |= u128::from(self.cc) << 47;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:68).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:69).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x5c38000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x5c38000000000000 | (c.raw & 0x77c7ff0000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:68).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:69).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x3838000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x3838000000000000 | (c.raw & 0x77c0000000000)
+            | self.encode_e0(sm, c)?;
         {
             let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
             w |= (v & 0x7ffff) << 20;
@@ -78,10 +80,11 @@ impl OpImul {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:68).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:69).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4c38000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x4c38000000000000 | (c.raw & 0x77c0000000000)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
@@ -109,28 +112,28 @@ impl OpImul {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:68).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:69).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x77c7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:68).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:69).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x77c0000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:68).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:69).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x77c0000000000)))
     }
     /// Parse one tokenized line of syntax `IMUL` (isa-spec/spec/ops/alu/imul.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

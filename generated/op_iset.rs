@@ -75,14 +75,15 @@ impl OpIset {
         w |= (self.cmp.index() as u128) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iset.toml:95; form at isa-spec/spec/ops/alu/iset.toml:98).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iset.toml:95; form at isa-spec/spec/ops/alu/iset.toml:99).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x5b50000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x5b50000000000000 | (c.raw & 0x7ff0000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iset.toml:95; form at isa-spec/spec/ops/alu/iset.toml:98).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iset.toml:95; form at isa-spec/spec/ops/alu/iset.toml:99).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3650000000000000 | self.encode_e0(sm, c)?;
@@ -93,7 +94,7 @@ impl OpIset {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iset.toml:95; form at isa-spec/spec/ops/alu/iset.toml:98).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iset.toml:95; form at isa-spec/spec/ops/alu/iset.toml:99).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4b50000000000000 | self.encode_e0(sm, c)?;
@@ -131,14 +132,14 @@ impl OpIset {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/iset.toml:95; form at isa-spec/spec/ops/alu/iset.toml:98).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/iset.toml:95; form at isa-spec/spec/ops/alu/iset.toml:99).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/iset.toml:95; form at isa-spec/spec/ops/alu/iset.toml:98).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/iset.toml:95; form at isa-spec/spec/ops/alu/iset.toml:99).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -147,7 +148,7 @@ impl OpIset {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/iset.toml:95; form at isa-spec/spec/ops/alu/iset.toml:98).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/iset.toml:95; form at isa-spec/spec/ops/alu/iset.toml:99).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;

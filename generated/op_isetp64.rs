@@ -118,24 +118,27 @@ impl OpIsetp64 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/isetp64.toml:88; form at isa-spec/spec/ops/alu/isetp64.toml:92).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/isetp64.toml:88; form at isa-spec/spec/ops/alu/isetp64.toml:93).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x10000000000000000020c | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x10000000000000000020c
+            | (c.raw & 0x1fff000800fffffff0000ff0000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/isetp64.toml:88; form at isa-spec/spec/ops/alu/isetp64.toml:92).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/isetp64.toml:88; form at isa-spec/spec/ops/alu/isetp64.toml:93).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x10000000000000000080c | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x10000000000000000080c
+            | (c.raw & 0x1fff000800f0000000000ff0000) | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/isetp64.toml:88; form at isa-spec/spec/ops/alu/isetp64.toml:92).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/isetp64.toml:88; form at isa-spec/spec/ops/alu/isetp64.toml:93).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80100000000000000000c0c | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80100000000000000000c0c
+            | (c.raw & 0x1fff000800fffffff0000ff0000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -166,26 +169,26 @@ impl OpIsetp64 {
             ex,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/isetp64.toml:88; form at isa-spec/spec/ops/alu/isetp64.toml:92).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/isetp64.toml:88; form at isa-spec/spec/ops/alu/isetp64.toml:93).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000800fffffff0000ff0000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/isetp64.toml:88; form at isa-spec/spec/ops/alu/isetp64.toml:92).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/isetp64.toml:88; form at isa-spec/spec/ops/alu/isetp64.toml:93).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000800f0000000000ff0000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/isetp64.toml:88; form at isa-spec/spec/ops/alu/isetp64.toml:92).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/isetp64.toml:88; form at isa-spec/spec/ops/alu/isetp64.toml:93).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000800fffffff0000ff0000)))
     }
     /// Parse one tokenized line of syntax `ISETP` (isa-spec/spec/ops/alu/isetp64.toml:67); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -238,7 +238,8 @@ impl OpLdg {
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        let mut w: u128 = 0xe01000000000000000181;
+        let mut w: u128 = 0xe01000000000000000181
+            | (c.raw & 0x1fff30000c0000000ff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -250,7 +251,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:156; form at isa-spec/spec/ops/memory/ldg.toml:156).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:157; form at isa-spec/spec/ops/memory/ldg.toml:157).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -272,7 +273,8 @@ impl OpLdg {
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
-        let mut w: u128 = 0xe01000000000000000181;
+        let mut w: u128 = 0xe01000000000000000181
+            | (c.raw & 0x1fffb0000ff000000ff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -283,7 +285,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:164; form at isa-spec/spec/ops/memory/ldg.toml:164).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:166; form at isa-spec/spec/ops/memory/ldg.toml:166).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -304,7 +306,8 @@ impl OpLdg {
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        let mut w: u128 = 0x80e01000000000000000181;
+        let mut w: u128 = 0x80e01000000000000000181
+            | (c.raw & 0x1fff30000c00000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
@@ -317,7 +320,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:182; form at isa-spec/spec/ops/memory/ldg.toml:182).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:185; form at isa-spec/spec/ops/memory/ldg.toml:185).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -338,7 +341,8 @@ impl OpLdg {
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        let mut w: u128 = 0xe01000000000000000181;
+        let mut w: u128 = 0xe01000000000000000181
+            | (c.raw & 0x1fff38010c0000000ff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -350,7 +354,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:234; form at isa-spec/spec/ops/memory/ldg.toml:234).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:238; form at isa-spec/spec/ops/memory/ldg.toml:238).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -371,7 +375,8 @@ impl OpLdg {
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        let mut w: u128 = 0x80e01000000000000000981;
+        let mut w: u128 = 0x80e01000000000000000981
+            | (c.raw & 0x1dff38000c00000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
@@ -388,7 +393,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:258; form at isa-spec/spec/ops/memory/ldg.toml:258).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:263; form at isa-spec/spec/ops/memory/ldg.toml:263).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -408,7 +413,8 @@ impl OpLdg {
         }
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
-        let mut w: u128 = 0x80001000000000000000180 | (c.raw & 0xe00000000000000000000);
+        let mut w: u128 = 0x80001000000000000000180
+            | (c.raw & 0x1fff30e00c00000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -422,7 +428,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:271; form at isa-spec/spec/ops/memory/ldg.toml:271).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:276; form at isa-spec/spec/ops/memory/ldg.toml:276).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -442,7 +448,8 @@ impl OpLdg {
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
-        let mut w: u128 = 0x1000000000000000980 | (c.raw & 0xe00000000000000000000);
+        let mut w: u128 = 0x1000000000000000980
+            | (c.raw & 0x1fff30e00c00000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -455,7 +462,7 @@ impl OpLdg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:289; form at isa-spec/spec/ops/memory/ldg.toml:289).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:294; form at isa-spec/spec/ops/memory/ldg.toml:294).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -476,7 +483,8 @@ impl OpLdg {
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
-        let mut w: u128 = 0x1000000000000000980 | (c.raw & 0xe00000000000000000000);
+        let mut w: u128 = 0x1000000000000000980
+            | (c.raw & 0x1fff30e00ff0000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -488,7 +496,7 @@ impl OpLdg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:298; form at isa-spec/spec/ops/memory/ldg.toml:298).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:304; form at isa-spec/spec/ops/memory/ldg.toml:304).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -509,7 +517,8 @@ impl OpLdg {
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
-        let mut w: u128 = 0x1000000000000000980 | (c.raw & 0xe00000000000000000000);
+        let mut w: u128 = 0x1000000000000000980
+            | (c.raw & 0x1fff38e10c00000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -521,7 +530,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:311; form at isa-spec/spec/ops/memory/ldg.toml:311).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:318; form at isa-spec/spec/ops/memory/ldg.toml:318).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -541,7 +550,8 @@ impl OpLdg {
         }
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
-        let mut w: u128 = 0x80001000000000000000980 | (c.raw & 0xe00000000000000000000);
+        let mut w: u128 = 0x80001000000000000000980
+            | (c.raw & 0x1dff38e00c00000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -559,7 +569,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:321; form at isa-spec/spec/ops/memory/ldg.toml:321).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:328; form at isa-spec/spec/ops/memory/ldg.toml:328).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -579,7 +589,8 @@ impl OpLdg {
         }
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
-        let mut w: u128 = 0x80001000000000000000980 | (c.raw & 0xe00000000000000000000);
+        let mut w: u128 = 0x80001000000000000000980
+            | (c.raw & 0x1fff38e00c00000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -606,7 +617,7 @@ impl OpLdg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:334; form at isa-spec/spec/ops/memory/ldg.toml:334).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:341; form at isa-spec/spec/ops/memory/ldg.toml:341).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -627,7 +638,8 @@ impl OpLdg {
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        let mut w: u128 = 0x80e01000000000000000981;
+        let mut w: u128 = 0x80e01000000000000000981
+            | (c.raw & 0x1fff38000c00000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
@@ -653,7 +665,7 @@ impl OpLdg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:349; form at isa-spec/spec/ops/memory/ldg.toml:349).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:357; form at isa-spec/spec/ops/memory/ldg.toml:357).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -683,7 +695,7 @@ impl OpLdg {
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
         only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
-        let mut w: u128 = 0xeed0200000000000;
+        let mut w: u128 = 0xeed0200000000000 | (c.raw & 0x100000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 20;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES1, sm)? << 46;
@@ -691,7 +703,7 @@ impl OpLdg {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:379; form at isa-spec/spec/ops/memory/ldg.toml:379).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:388; form at isa-spec/spec/ops/memory/ldg.toml:388).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -820,9 +832,9 @@ impl OpLdg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000c0000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:156; form at isa-spec/spec/ops/memory/ldg.toml:156).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:157; form at isa-spec/spec/ops/memory/ldg.toml:157).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -912,9 +924,9 @@ impl OpLdg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffb0000ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:164; form at isa-spec/spec/ops/memory/ldg.toml:164).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:166; form at isa-spec/spec/ops/memory/ldg.toml:166).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1005,9 +1017,9 @@ impl OpLdg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:182; form at isa-spec/spec/ops/memory/ldg.toml:182).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:185; form at isa-spec/spec/ops/memory/ldg.toml:185).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1080,9 +1092,9 @@ impl OpLdg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38010c0000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:234; form at isa-spec/spec/ops/memory/ldg.toml:234).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:238; form at isa-spec/spec/ops/memory/ldg.toml:238).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1158,9 +1170,9 @@ impl OpLdg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff38000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:258; form at isa-spec/spec/ops/memory/ldg.toml:258).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:263; form at isa-spec/spec/ops/memory/ldg.toml:263).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1254,9 +1266,9 @@ impl OpLdg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:271; form at isa-spec/spec/ops/memory/ldg.toml:271).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:276; form at isa-spec/spec/ops/memory/ldg.toml:276).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1349,9 +1361,9 @@ impl OpLdg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:289; form at isa-spec/spec/ops/memory/ldg.toml:289).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:294; form at isa-spec/spec/ops/memory/ldg.toml:294).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1444,9 +1456,9 @@ impl OpLdg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30e00ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:298; form at isa-spec/spec/ops/memory/ldg.toml:298).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:304; form at isa-spec/spec/ops/memory/ldg.toml:304).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1519,9 +1531,9 @@ impl OpLdg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e10c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:311; form at isa-spec/spec/ops/memory/ldg.toml:311).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:318; form at isa-spec/spec/ops/memory/ldg.toml:318).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1600,9 +1612,9 @@ impl OpLdg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff38e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:321; form at isa-spec/spec/ops/memory/ldg.toml:321).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:328; form at isa-spec/spec/ops/memory/ldg.toml:328).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1685,9 +1697,9 @@ impl OpLdg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:334; form at isa-spec/spec/ops/memory/ldg.toml:334).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:341; form at isa-spec/spec/ops/memory/ldg.toml:341).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1767,9 +1779,9 @@ impl OpLdg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:349; form at isa-spec/spec/ops/memory/ldg.toml:349).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:357; form at isa-spec/spec/ops/memory/ldg.toml:357).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1817,9 +1829,9 @@ impl OpLdg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:379; form at isa-spec/spec/ops/memory/ldg.toml:379).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:388; form at isa-spec/spec/ops/memory/ldg.toml:388).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;

@@ -103,7 +103,8 @@ impl OpLdgsts {
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier awidth", self.awidth == MemWidth64::B64, sm)?;
-        let mut w: u128 = 0x80000400000000000000fae;
+        let mut w: u128 = 0x80000400000000000000fae
+            | (c.raw & 0x1dff00800000000000000000000);
         w |= src_field(Self::NAME, "s", &self.s, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 12u32)? << 32;
@@ -157,7 +158,7 @@ impl OpLdgsts {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/ldgsts.toml:155; form at isa-spec/spec/ops/memory/ldgsts.toml:155).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/ldgsts.toml:156; form at isa-spec/spec/ops/memory/ldgsts.toml:156).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "s", &self.s, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -179,7 +180,8 @@ impl OpLdgsts {
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier awidth", self.awidth == MemWidth64::B64, sm)?;
-        let mut w: u128 = 0x80000400000000000000fae;
+        let mut w: u128 = 0x80000400000000000000fae
+            | (c.raw & 0x1fff00800000000000000000000);
         w |= src_field(Self::NAME, "s", &self.s, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 12u32)? << 32;
@@ -219,7 +221,7 @@ impl OpLdgsts {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldgsts.toml:172; form at isa-spec/spec/ops/memory/ldgsts.toml:172).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldgsts.toml:174; form at isa-spec/spec/ops/memory/ldgsts.toml:174).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "s", &self.s, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -241,7 +243,8 @@ impl OpLdgsts {
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier awidth", self.awidth == MemWidth64::B64, sm)?;
-        let mut w: u128 = 0x80800000000000000000fae;
+        let mut w: u128 = 0x80800000000000000000fae
+            | (c.raw & 0x1fff00000000000000000000000);
         w |= src_field(Self::NAME, "s", &self.s, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 12u32)? << 32;
@@ -348,9 +351,9 @@ impl OpLdgsts {
             zfill,
             sem,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff00800000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldgsts.toml:155; form at isa-spec/spec/ops/memory/ldgsts.toml:155).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldgsts.toml:156; form at isa-spec/spec/ops/memory/ldgsts.toml:156).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3f0000000000000000 == 0x3f0000000000000000
@@ -413,9 +416,9 @@ impl OpLdgsts {
             zfill,
             sem,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00800000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldgsts.toml:172; form at isa-spec/spec/ops/memory/ldgsts.toml:172).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldgsts.toml:174; form at isa-spec/spec/ops/memory/ldgsts.toml:174).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000000000000 == 0xff0000000000000000
@@ -478,7 +481,7 @@ impl OpLdgsts {
             zfill,
             sem,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000000000000000000)))
     }
     /// Parse one tokenized line of syntax `LDGSTS.E` (isa-spec/spec/ops/memory/ldgsts.toml:94); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -62,7 +62,7 @@ impl OpLds {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x984;
+        let mut w: u128 = 0x984 | (c.raw & 0x1fff77f21ff0000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
@@ -76,14 +76,14 @@ impl OpLds {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/lds.toml:95; form at isa-spec/spec/ops/memory/lds.toml:95).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/lds.toml:96; form at isa-spec/spec/ops/memory/lds.toml:96).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
         only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
-        let mut w: u128 = 0x984;
+        let mut w: u128 = 0x984 | (c.raw & 0x1ffff7fe1ff000000ff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -94,12 +94,12 @@ impl OpLds {
             ) << 73;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/lds.toml:104; form at isa-spec/spec/ops/memory/lds.toml:104).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/lds.toml:106; form at isa-spec/spec/ops/memory/lds.toml:106).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x984;
+        let mut w: u128 = 0x984 | (c.raw & 0x1fff7ff31ff0000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
@@ -109,14 +109,14 @@ impl OpLds {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/lds.toml:120; form at isa-spec/spec/ops/memory/lds.toml:120).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/lds.toml:123; form at isa-spec/spec/ops/memory/lds.toml:123).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
         only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
-        let mut w: u128 = 0xef48000000000000;
+        let mut w: u128 = 0xef48000000000000 | (c.raw & 0xe00000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 20;
         {
@@ -169,9 +169,9 @@ impl OpLds {
             amode,
             size,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff77f21ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/lds.toml:95; form at isa-spec/spec/ops/memory/lds.toml:95).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/lds.toml:96; form at isa-spec/spec/ops/memory/lds.toml:96).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -206,9 +206,9 @@ impl OpLds {
             amode,
             size,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff7fe1ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/lds.toml:104; form at isa-spec/spec/ops/memory/lds.toml:104).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/lds.toml:106; form at isa-spec/spec/ops/memory/lds.toml:106).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -240,9 +240,9 @@ impl OpLds {
             amode,
             size,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff31ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/lds.toml:120; form at isa-spec/spec/ops/memory/lds.toml:120).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/lds.toml:123; form at isa-spec/spec/ops/memory/lds.toml:123).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -277,7 +277,7 @@ impl OpLds {
             amode,
             size,
         };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0xe00000000000)))
     }
     /// Parse one tokenized line of syntax `LDS` (isa-spec/spec/ops/memory/lds.toml:50); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -37,7 +37,7 @@ impl OpMembarSm50 {
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/membar_sm50.toml:26; form at isa-spec/spec/ops/control/membar_sm50.toml:26).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xef98000000000000 | (c.raw & 0xfffffff0fcfc);
+        let mut w: u128 = 0xef98000000000000 | (c.raw & 0x7fffffff0fcfc);
         w |= (self.ival.index() as u128) << 0;
         w |= (self.scope.index() as u128) << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
@@ -50,7 +50,7 @@ impl OpMembarSm50 {
         )?;
         let ival: MembarIval = MembarIval::from_index(bits(w, 0, 2) as usize)?;
         let o = Self { scope, ival };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0xfffffff0fcfc)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fffffff0fcfc)))
     }
     /// Parse one tokenized line of syntax `MEMBAR` (isa-spec/spec/ops/control/membar_sm50.toml:21); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -40,7 +40,7 @@ impl OpMov32i {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x100000000000000;
+        let mut w: u128 = 0x100000000000000 | (c.raw & 0xf00);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 12;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 20;
@@ -53,7 +53,7 @@ impl OpMov32i {
         let b = Src::imm(imm_from_field(bits(w, 20, 32), 32u32, 0u32, false));
         let mask: u32 = bits(w, 12, 4) as u32;
         let o = Self { d, b, mask };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf00)))
     }
     /// Parse one tokenized line of syntax `MOV32I` (isa-spec/spec/ops/move/mov32i.toml:27); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -73,35 +73,37 @@ impl OpMov64 {
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/move/mov64.toml:25; form at isa-spec/spec/ops/move/mov64.toml:29).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/move/mov64.toml:25; form at isa-spec/spec/ops/move/mov64.toml:30).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x10f000000000000000202 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x100000000000000000202
+            | (c.raw & 0x1fff6feffffffffff00ff000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/move/mov64.toml:25; form at isa-spec/spec/ops/move/mov64.toml:29).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/move/mov64.toml:25; form at isa-spec/spec/ops/move/mov64.toml:30).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x8010f000000000000000c02 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80100000000000000000c02
+            | (c.raw & 0x1fff6feffffffffff00ff000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/move/mov64.toml:25; form at isa-spec/spec/ops/move/mov64.toml:29).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/move/mov64.toml:25; form at isa-spec/spec/ops/move/mov64.toml:30).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let o = Self { d, b };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff6feffffffffff00ff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/move/mov64.toml:25; form at isa-spec/spec/ops/move/mov64.toml:29).
+    /// Form `rur`'s fields (isa-spec/spec/ops/move/mov64.toml:25; form at isa-spec/spec/ops/move/mov64.toml:30).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         let o = Self { d, b };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff6feffffffffff00ff000000)))
     }
     /// Parse one tokenized line of syntax `MOV.64` (isa-spec/spec/ops/move/mov64.toml:16); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -116,7 +118,8 @@ impl OpMov64 {
         let op = Self { d, b };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(&reuse_marks, form, &[("b", &[18, 0])]);
-        parsed(op, line, ctrl, 0)
+        let raw = form.map_or(0, |_| 0xf000000000000000000);
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -128,11 +128,11 @@ impl OpMufu {
         w |= self.op.code_in(Self::NAME, "op", &Self::OP_CODES0, sm)? << 74;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rrr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0x308 | (c.raw & 0x3000000000000000000)
+        let mut w: u128 = 0x308 | (c.raw & 0x1ffffff03ff0fffff00ff000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
@@ -140,21 +140,21 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rir` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x908 | (c.raw & 0x3000000000000000000)
+        let mut w: u128 = 0x908 | (c.raw & 0x1ffffff03ff00000000ff000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rcr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0xb08 | (c.raw & 0x3000000000000000000)
+        let mut w: u128 = 0xb08 | (c.raw & 0x1ffffff03ff080000ffff000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "a", &self.a, 5u32)? << 54;
@@ -163,7 +163,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:74 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:75 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier sat", self.sat == false, sm)?;
@@ -173,11 +173,11 @@ impl OpMufu {
         w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:75; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0x308 | (c.raw & 0x1000000000000000000)
+        let mut w: u128 = 0x308 | (c.raw & 0x1fff7ff01ff0fffff00ff000000)
             | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
@@ -185,21 +185,21 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rir` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:75; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x908 | (c.raw & 0x1000000000000000000)
+        let mut w: u128 = 0x908 | (c.raw & 0x1fff7ff01ff00000000ff000000)
             | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:75; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0xb08 | (c.raw & 0x1000000000000000000)
+        let mut w: u128 = 0xb08 | (c.raw & 0x1fff7ff01ff080000ffff000000)
             | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "a", &self.a, 5u32)? << 54;
@@ -208,19 +208,19 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:75; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000d08 | (c.raw & 0x1000000000000000000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000d08
+            | (c.raw & 0x1fff7ff01ff0fffff00ff000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:85 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:87 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier sat", self.sat == false, sm)?;
@@ -230,31 +230,34 @@ impl OpMufu {
         w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0x308 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x308 | (c.raw & 0x1fff7fe00ff0fffff00ff000000)
+            | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x908 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x908 | (c.raw & 0x1fff7fe00ff00000000ff000000)
+            | self.encode_e2(sm, c)?;
         w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0xb08 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0xb08 | (c.raw & 0x1fff7fe00ff080000ffff000000)
+            | self.encode_e2(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "a", &self.a, 5u32)? << 54;
         w |= u128::from(self.a.abs) << 62;
@@ -262,18 +265,19 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000d08 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000d08
+            | (c.raw & 0x1fff7fe00ff0fffff00ff000000) | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/mufu.toml:112; form at isa-spec/spec/ops/alu/mufu.toml:112).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/mufu.toml:115; form at isa-spec/spec/ops/alu/mufu.toml:115).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -288,7 +292,7 @@ impl OpMufu {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/alu/mufu.toml:132; form at isa-spec/spec/ops/alu/mufu.toml:132).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/alu/mufu.toml:135; form at isa-spec/spec/ops/alu/mufu.toml:135).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -330,7 +334,7 @@ impl OpMufu {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -344,9 +348,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff03ff0fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -358,9 +362,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff03ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -374,9 +378,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff03ff080000ffff000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:74 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:75 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -396,7 +400,7 @@ impl OpMufu {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:75; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -410,9 +414,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff01ff0fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:75; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -424,9 +428,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff01ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:75; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -440,9 +444,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff01ff080000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:75; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -456,9 +460,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff01ff0fffff00ff000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:85 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:87 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -474,7 +478,7 @@ impl OpMufu {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -488,9 +492,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff0fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -502,9 +506,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -518,9 +522,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff080000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:93).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -534,9 +538,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff0fffff00ff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:112; form at isa-spec/spec/ops/alu/mufu.toml:112).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:115; form at isa-spec/spec/ops/alu/mufu.toml:115).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -567,7 +571,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2bfffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:132; form at isa-spec/spec/ops/alu/mufu.toml:132).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:135; form at isa-spec/spec/ops/alu/mufu.toml:135).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;

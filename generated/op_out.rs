@@ -111,18 +111,18 @@ impl OpOut {
         w |= code_of(&[1, 2, 3], self.mode.index()) << 39;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:84).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:85).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xfbe0000000000000 | (c.raw & 0xfe7ff0000000)
+        let mut w: u128 = 0xfbe0000000000000 | (c.raw & 0x7fe7ff0000000)
             | self.encode_e3(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:84).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:85).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xf6e0000000000000 | (c.raw & 0xfe0000000000)
+        let mut w: u128 = 0xf6e0000000000000 | (c.raw & 0x7fe0000000000)
             | self.encode_e3(sm, c)?;
         {
             let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
@@ -131,10 +131,10 @@ impl OpOut {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:84).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:85).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xebe0000000000000 | (c.raw & 0xfe0000000000)
+        let mut w: u128 = 0xebe0000000000000 | (c.raw & 0x7fe0000000000)
             | self.encode_e3(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
@@ -194,28 +194,28 @@ impl OpOut {
         };
         Some(Self { d, a, b: Src::RZ, mode })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:84).
+    /// Form `r`'s fields (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:85).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0xfe7ff0000000)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fe7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:84).
+    /// Form `i`'s fields (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:85).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
         o.b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0xfe0000000000)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fe0000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:84).
+    /// Form `c`'s fields (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:85).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0xfe0000000000)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fe0000000000)))
     }
     /// Parse one tokenized line of syntax `OUT` (isa-spec/spec/ops/memory/out.toml:34); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

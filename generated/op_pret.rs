@@ -38,7 +38,7 @@ impl OpPret {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "guard", c.guard == Src::PT, sm)?;
-        let mut w: u128 = 0xe270000000000000 | (c.raw & 0xf0000);
+        let mut w: u128 = 0xe270000000000000 | (c.raw & 0xff000000fff9f);
         w
             |= {
                 if self.target % 1i64 != 0 {
@@ -66,7 +66,7 @@ impl OpPret {
         let o = Self { depth, target };
         let guard = Src::PT;
         let ctrl = 0;
-        let raw = w & 0xf0000;
+        let raw = w & 0xff000000fff9f;
         Some((o, Common { guard, ctrl, raw }))
     }
     /// Parse one tokenized line of syntax `PRET` (isa-spec/spec/ops/control/pret.toml:21); `None` when the mnemonic is not this op's.

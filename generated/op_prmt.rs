@@ -69,65 +69,72 @@ impl OpPrmt {
         w |= (self.mode.index() as u128) << 72;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x216 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x216 | (c.raw & 0x1fff7fff800ffffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x816 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x816 | (c.raw & 0x1fff7fff8000000000000000000)
+            | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa16 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xa16 | (c.raw & 0x1fff7fff800f80000ff00000000)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000c16 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c16
+            | (c.raw & 0x1fff7fff800ffffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x416 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x416 | (c.raw & 0x1fff7fff8000000000000000000)
+            | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x616 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x616 | (c.raw & 0x1fff7fff800f80000ff00000000)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000e16 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e16
+            | (c.raw & 0x1fff7fff800ffffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/prmt.toml:53 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/prmt.toml:54 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -139,18 +146,20 @@ impl OpPrmt {
         w |= (self.mode.index() as u128) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:53; form at isa-spec/spec/ops/alu/prmt.toml:56).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:54; form at isa-spec/spec/ops/alu/prmt.toml:58).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x5bc0000000000000 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x5bc0000000000000 | (c.raw & 0x807ff0000000)
+            | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:53; form at isa-spec/spec/ops/alu/prmt.toml:56).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:54; form at isa-spec/spec/ops/alu/prmt.toml:58).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x36c0000000000000 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x36c0000000000000 | (c.raw & 0x800000000000)
+            | self.encode_e1(sm, c)?;
         {
             let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
             w |= (v & 0x7ffff) << 20;
@@ -159,19 +168,21 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:53; form at isa-spec/spec/ops/alu/prmt.toml:56).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:54; form at isa-spec/spec/ops/alu/prmt.toml:58).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4bc0000000000000 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x4bc0000000000000 | (c.raw & 0x800000000000)
+            | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:53; form at isa-spec/spec/ops/alu/prmt.toml:56).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:54; form at isa-spec/spec/ops/alu/prmt.toml:58).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x53c0000000000000 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x53c0000000000000 | (c.raw & 0x800000000000)
+            | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 34;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
@@ -191,63 +202,63 @@ impl OpPrmt {
             mode,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff800ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff8000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff800f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff800ffffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff8000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff800f80000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:45).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff800ffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/prmt.toml:53 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/prmt.toml:54 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -261,15 +272,15 @@ impl OpPrmt {
             mode,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/prmt.toml:53; form at isa-spec/spec/ops/alu/prmt.toml:56).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/prmt.toml:54; form at isa-spec/spec/ops/alu/prmt.toml:58).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x807ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/prmt.toml:53; form at isa-spec/spec/ops/alu/prmt.toml:56).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/prmt.toml:54; form at isa-spec/spec/ops/alu/prmt.toml:58).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -277,23 +288,23 @@ impl OpPrmt {
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/prmt.toml:53; form at isa-spec/spec/ops/alu/prmt.toml:56).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/prmt.toml:54; form at isa-spec/spec/ops/alu/prmt.toml:58).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800000000000)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/prmt.toml:53; form at isa-spec/spec/ops/alu/prmt.toml:56).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/prmt.toml:54; form at isa-spec/spec/ops/alu/prmt.toml:58).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800000000000)))
     }
     /// Parse one tokenized line of syntax `PRMT` (isa-spec/spec/ops/alu/prmt.toml:33); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

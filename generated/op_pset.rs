@@ -56,7 +56,7 @@ impl OpPset {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x5088000000000000;
+        let mut w: u128 = 0x5088000000000000 | (c.raw & 0x7087e1cf00f00);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 12;
         w |= u128::from(self.a.not) << 15;
@@ -94,7 +94,7 @@ impl OpPset {
             bop1,
             cc,
         };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7087e1cf00f00)))
     }
     /// Parse one tokenized line of syntax `PSET` (isa-spec/spec/ops/alu/pset.toml:61); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

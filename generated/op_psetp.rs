@@ -57,7 +57,7 @@ impl OpPsetp {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x5090000000000000;
+        let mut w: u128 = 0x5090000000000000 | (c.raw & 0x7987e1cf00fc0);
         w |= dst_field(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 12;
         w |= u128::from(self.a.not) << 15;
@@ -84,7 +84,7 @@ impl OpPsetp {
         let bop0: Setop = Setop::from_index(bits(w, 24, 2) as usize)?;
         let bop1: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let o = Self { p, q, a, b, c, bop0, bop1 };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7987e1cf00fc0)))
     }
     /// Parse one tokenized line of syntax `PSETP` (isa-spec/spec/ops/alu/psetp.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

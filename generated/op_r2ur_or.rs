@@ -47,27 +47,30 @@ impl OpR2urOr {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x10000000000000000003c2;
+        let mut w: u128 = 0x10000000000000000003c2
+            | (c.raw & 0x1fff7e1ffffffffffff00c00000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 6u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/move/r2ur_or.toml:49; form at isa-spec/spec/ops/move/r2ur_or.toml:49).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/move/r2ur_or.toml:50; form at isa-spec/spec/ops/move/r2ur_or.toml:50).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x10000000000000000002ca | (c.raw & 0xc00000);
+        let mut w: u128 = 0x10000000000000000002ca
+            | (c.raw & 0x1fff7e1ffffffffffff00c00000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 6u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/r2ur_or.toml:59; form at isa-spec/spec/ops/move/r2ur_or.toml:59).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/r2ur_or.toml:61; form at isa-spec/spec/ops/move/r2ur_or.toml:61).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x10000000000000000002ca;
+        let mut w: u128 = 0x10000000000000000002ca
+            | (c.raw & 0x1fff721ffffffffffff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
@@ -80,25 +83,25 @@ impl OpR2urOr {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let o = Self { pd, d, a };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e1ffffffffffff00c00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur_or.toml:49; form at isa-spec/spec/ops/move/r2ur_or.toml:49).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur_or.toml:50; form at isa-spec/spec/ops/move/r2ur_or.toml:50).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let o = Self { pd, d, a };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xc00000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e1ffffffffffff00c00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur_or.toml:59; form at isa-spec/spec/ops/move/r2ur_or.toml:59).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur_or.toml:61; form at isa-spec/spec/ops/move/r2ur_or.toml:61).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let o = Self { pd, d, a };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff721ffffffffffff00000000)))
     }
     /// Parse one tokenized line of syntax `R2UR.OR` (isa-spec/spec/ops/move/r2ur_or.toml:20); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -205,7 +205,8 @@ impl OpRed {
             self.awidth == MemAddrWidth::None,
             sm,
         )?;
-        let mut w: u128 = 0x100000000000000098e | (c.raw & 0xe00ff0000000000ff0000);
+        let mut w: u128 = 0x100000000000000098e
+            | (c.raw & 0x1fff40e00ff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -216,7 +217,7 @@ impl OpRed {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/red.toml:163; form at isa-spec/spec/ops/memory/red.toml:163).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/red.toml:164; form at isa-spec/spec/ops/memory/red.toml:164).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -242,7 +243,8 @@ impl OpRed {
             self.awidth == MemAddrWidth::None,
             sm,
         )?;
-        let mut w: u128 = 0x100000000000000098e | (c.raw & 0xe00ff0000000000ff0000);
+        let mut w: u128 = 0x100000000000000098e
+            | (c.raw & 0x1fff40e00ff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -253,7 +255,7 @@ impl OpRed {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/red.toml:209; form at isa-spec/spec/ops/memory/red.toml:209).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/red.toml:210; form at isa-spec/spec/ops/memory/red.toml:210).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -273,7 +275,8 @@ impl OpRed {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x8000100000000000000098e | (c.raw & 0xe00400000000000ff0000);
+        let mut w: u128 = 0x8000100000000000000098e
+            | (c.raw & 0x1dff00e00400000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -303,7 +306,7 @@ impl OpRed {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/red.toml:233; form at isa-spec/spec/ops/memory/red.toml:233).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/red.toml:235; form at isa-spec/spec/ops/memory/red.toml:235).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -329,7 +332,8 @@ impl OpRed {
             self.awidth == MemAddrWidth::None,
             sm,
         )?;
-        let mut w: u128 = 0x100000000000000098e | (c.raw & 0xe10ff0000000000ff0000);
+        let mut w: u128 = 0x100000000000000098e
+            | (c.raw & 0x1fff40e10ff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -340,7 +344,7 @@ impl OpRed {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/red.toml:254; form at isa-spec/spec/ops/memory/red.toml:254).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/red.toml:256; form at isa-spec/spec/ops/memory/red.toml:256).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -360,7 +364,8 @@ impl OpRed {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x8000100000000000000098e | (c.raw & 0xe10400000000000ff0000);
+        let mut w: u128 = 0x8000100000000000000098e
+            | (c.raw & 0x1fff00e10400000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -396,7 +401,7 @@ impl OpRed {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/red.toml:277; form at isa-spec/spec/ops/memory/red.toml:277).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/red.toml:280; form at isa-spec/spec/ops/memory/red.toml:280).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -416,7 +421,8 @@ impl OpRed {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x8000100000000000000098e | (c.raw & 0xc10000000000000ff0000);
+        let mut w: u128 = 0x8000100000000000000098e
+            | (c.raw & 0x1fff00c10000000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -528,9 +534,9 @@ impl OpRed {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00ff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:163; form at isa-spec/spec/ops/memory/red.toml:163).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:164; form at isa-spec/spec/ops/memory/red.toml:164).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -606,9 +612,9 @@ impl OpRed {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00ff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:209; form at isa-spec/spec/ops/memory/red.toml:209).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:210; form at isa-spec/spec/ops/memory/red.toml:210).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x800000000000000000 == 0x800000000000000000
@@ -695,9 +701,9 @@ impl OpRed {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00400000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff00e00400000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:233; form at isa-spec/spec/ops/memory/red.toml:233).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:235; form at isa-spec/spec/ops/memory/red.toml:235).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -771,9 +777,9 @@ impl OpRed {
         if !o.legal_f3(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe10ff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e10ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:254; form at isa-spec/spec/ops/memory/red.toml:254).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:256; form at isa-spec/spec/ops/memory/red.toml:256).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x800000000000000000 == 0x800000000000000000
@@ -860,9 +866,9 @@ impl OpRed {
         if !o.legal_f3(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe10400000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00e10400000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:277; form at isa-spec/spec/ops/memory/red.toml:277).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:280; form at isa-spec/spec/ops/memory/red.toml:280).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x200000000000000000000 == 0x200000000000000000000
@@ -949,7 +955,7 @@ impl OpRed {
         if !o.legal_f3(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xc10000000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00c10000000000000ff0000)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

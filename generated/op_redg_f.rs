@@ -147,7 +147,8 @@ impl OpRedgF {
             self.awidth == MemAddrWidth::None,
             sm,
         )?;
-        let mut w: u128 = 0x10000000000000009a6 | (c.raw & 0xe00ff0000000000ff0000);
+        let mut w: u128 = 0x10000000000000009a6
+            | (c.raw & 0x1fff40e00ff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -164,7 +165,7 @@ impl OpRedgF {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/redg_f.toml:182; form at isa-spec/spec/ops/memory/redg_f.toml:182).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/redg_f.toml:183; form at isa-spec/spec/ops/memory/redg_f.toml:183).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -184,7 +185,8 @@ impl OpRedgF {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x800010000000000000009a6 | (c.raw & 0xe00400000000000ff0000);
+        let mut w: u128 = 0x800010000000000000009a6
+            | (c.raw & 0x1fff00e00400000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -226,7 +228,7 @@ impl OpRedgF {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/redg_f.toml:205; form at isa-spec/spec/ops/memory/redg_f.toml:205).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/redg_f.toml:207; form at isa-spec/spec/ops/memory/redg_f.toml:207).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -246,7 +248,8 @@ impl OpRedgF {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x800010000000000000009a6 | (c.raw & 0xc00000000000000ff0000);
+        let mut w: u128 = 0x800010000000000000009a6
+            | (c.raw & 0x1fff00c00000000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -365,9 +368,9 @@ impl OpRedgF {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00ff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/redg_f.toml:182; form at isa-spec/spec/ops/memory/redg_f.toml:182).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/redg_f.toml:183; form at isa-spec/spec/ops/memory/redg_f.toml:183).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x800000000000000000 == 0x800000000000000000
@@ -457,9 +460,9 @@ impl OpRedgF {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00400000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00e00400000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/redg_f.toml:205; form at isa-spec/spec/ops/memory/redg_f.toml:205).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/redg_f.toml:207; form at isa-spec/spec/ops/memory/redg_f.toml:207).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x200000000000000000000 == 0x200000000000000000000
@@ -549,7 +552,7 @@ impl OpRedgF {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xc00000000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00c00000000000000ff0000)))
     }
     /// Parse one tokenized line of syntax `REDG.E` (isa-spec/spec/ops/memory/redg_f.toml:67); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -52,7 +52,7 @@ impl OpRet {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x950;
+        let mut w: u128 = 0x950 | (c.raw & 0x1fff01c00000000000300ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w
             |= {
@@ -71,12 +71,12 @@ impl OpRet {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret.toml:61; form at isa-spec/spec/ops/control/ret.toml:61).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret.toml:62; form at isa-spec/spec/ops/control/ret.toml:62).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x950;
+        let mut w: u128 = 0x950 | (c.raw & 0x1fff01c00000000000300000000);
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
@@ -98,12 +98,13 @@ impl OpRet {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/ret.toml:68; form at isa-spec/spec/ops/control/ret.toml:68).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/ret.toml:70; form at isa-spec/spec/ops/control/ret.toml:70).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000950;
+        let mut w: u128 = 0x80000000000000000000950
+            | (c.raw & 0x1fff01c000000000003c0ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 6u32, sm)? << 24;
         w
             |= {
@@ -122,12 +123,13 @@ impl OpRet {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/ret.toml:78; form at isa-spec/spec/ops/control/ret.toml:78).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/ret.toml:81; form at isa-spec/spec/ops/control/ret.toml:81).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000950;
+        let mut w: u128 = 0x80000000000000000000950
+            | (c.raw & 0x1fff01c000000000003c0000000);
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
@@ -149,12 +151,13 @@ impl OpRet {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret.toml:86; form at isa-spec/spec/ops/control/ret.toml:86).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret.toml:90; form at isa-spec/spec/ops/control/ret.toml:90).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000950;
+        let mut w: u128 = 0x80000000000000000000950
+            | (c.raw & 0x1fff01c00000000000300000000);
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
@@ -185,9 +188,9 @@ impl OpRet {
         let nodec: bool = bit(w, 86);
         let target: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self { cond, a, nodec, target };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c00000000000300ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:61; form at isa-spec/spec/ops/control/ret.toml:61).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:62; form at isa-spec/spec/ops/control/ret.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -197,9 +200,9 @@ impl OpRet {
         let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
         let o = Self { cond, a, nodec, target };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c00000000000300000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:68; form at isa-spec/spec/ops/control/ret.toml:68).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:70; form at isa-spec/spec/ops/control/ret.toml:70).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -208,9 +211,9 @@ impl OpRet {
         let nodec: bool = bit(w, 86);
         let target: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self { cond, a, nodec, target };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c000000000003c0ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:78; form at isa-spec/spec/ops/control/ret.toml:78).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:81; form at isa-spec/spec/ops/control/ret.toml:81).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -220,9 +223,9 @@ impl OpRet {
         let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
         let o = Self { cond, a, nodec, target };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c000000000003c0000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:86; form at isa-spec/spec/ops/control/ret.toml:86).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:90; form at isa-spec/spec/ops/control/ret.toml:90).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -232,7 +235,7 @@ impl OpRet {
         let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
         let o = Self { cond, a, nodec, target };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c00000000000300000000)))
     }
     /// Parse one tokenized line of syntax `RET.REL` (isa-spec/spec/ops/control/ret.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

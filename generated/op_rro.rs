@@ -51,17 +51,19 @@ impl OpRro {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:38).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:39).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x5c90000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x5c90000000000000 | (c.raw & 0x5df7ff000ff00)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:38).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:39).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x3890000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x3890000000000000 | (c.raw & 0x5df000000ff00)
+            | self.encode_e0(sm, c)?;
         {
             let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
             w |= (v & 0x7ffff) << 20;
@@ -69,15 +71,16 @@ impl OpRro {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:38).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:39).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4c90000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x4c90000000000000 | (c.raw & 0x5df000000ff00)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:38).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:39).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -86,9 +89,9 @@ impl OpRro {
             .with_abs(bit(w, 49));
         let op: RroOp = RroOp::from_index(bits(w, 39, 1) as usize)?;
         let o = Self { d, b, op };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x5df7ff000ff00)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:38).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:39).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -104,9 +107,9 @@ impl OpRro {
             .with_abs(bit(w, 49));
         let op: RroOp = RroOp::from_index(bits(w, 39, 1) as usize)?;
         let o = Self { d, b, op };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x5df000000ff00)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:38).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:39).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -115,7 +118,7 @@ impl OpRro {
             .with_abs(bit(w, 49));
         let op: RroOp = RroOp::from_index(bits(w, 39, 1) as usize)?;
         let o = Self { d, b, op };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x5df000000ff00)))
     }
     /// Parse one tokenized line of syntax `RRO` (isa-spec/spec/ops/alu/rro.toml:27); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

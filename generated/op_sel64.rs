@@ -98,17 +98,19 @@ impl OpSel64 {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/sel64.toml:38; form at isa-spec/spec/ops/alu/sel64.toml:42).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/sel64.toml:38; form at isa-spec/spec/ops/alu/sel64.toml:43).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x607 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x607 | (c.raw & 0x1fff07fffffffffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/sel64.toml:38; form at isa-spec/spec/ops/alu/sel64.toml:42).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/sel64.toml:38; form at isa-spec/spec/ops/alu/sel64.toml:43).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000e07 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e07
+            | (c.raw & 0x1fff07fffffffffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -121,19 +123,19 @@ impl OpSel64 {
             .with_not(bit(w, 90));
         Some(Self { d, a, b: Src::RZ, cond })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/sel64.toml:38; form at isa-spec/spec/ops/alu/sel64.toml:42).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/sel64.toml:38; form at isa-spec/spec/ops/alu/sel64.toml:43).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fffffffffff0000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/sel64.toml:38; form at isa-spec/spec/ops/alu/sel64.toml:42).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/sel64.toml:38; form at isa-spec/spec/ops/alu/sel64.toml:43).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fffffffffff0000000000)))
     }
     /// Parse one tokenized line of syntax `SEL.64` (isa-spec/spec/ops/alu/sel64.toml:23); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

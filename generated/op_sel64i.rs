@@ -74,7 +74,7 @@ impl OpSel64i {
                 ),
             );
         }
-        let mut w: u128 = 0x407;
+        let mut w: u128 = 0x407 | (c.raw & 0x1fff07ffffe0000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w
@@ -102,7 +102,7 @@ impl OpSel64i {
             .with_not(bit(w, 90));
         let imm: i64 = sext_field(bits(w, 32, 33), 33u32).wrapping_mul(1i64);
         let o = Self { d, a, cond, imm };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ffffe0000000000000000)))
     }
     /// Parse one tokenized line of syntax `SEL.64` (isa-spec/spec/ops/alu/sel64i.toml:32); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -36,7 +36,7 @@ impl OpSsy {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "guard", c.guard == Src::PT, sm)?;
-        let mut w: u128 = 0xe290000000000000 | (c.raw & 0xf0000);
+        let mut w: u128 = 0xe290000000000000 | (c.raw & 0xff000000fffdf);
         w
             |= {
                 if self.target % 1i64 != 0 {
@@ -58,7 +58,7 @@ impl OpSsy {
         let o = Self { target };
         let guard = Src::PT;
         let ctrl = 0;
-        let raw = w & 0xf0000;
+        let raw = w & 0xff000000fffdf;
         Some((o, Common { guard, ctrl, raw }))
     }
     /// Parse one tokenized line of syntax `SSY` (isa-spec/spec/ops/control/ssy.toml:15); `None` when the mnemonic is not this op's.

@@ -242,7 +242,8 @@ impl OpStg {
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        let mut w: u128 = 0x1000000000000000186;
+        let mut w: u128 = 0x1000000000000000186
+            | (c.raw & 0x1fff38e00ff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -253,7 +254,7 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/stg.toml:158; form at isa-spec/spec/ops/memory/stg.toml:158).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/stg.toml:159; form at isa-spec/spec/ops/memory/stg.toml:159).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -274,7 +275,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
-        let mut w: u128 = 0x80001000000000000000184;
+        let mut w: u128 = 0x80001000000000000000184
+            | (c.raw & 0x1fff38e00000000000000ff0000);
         w |= code_of(&[2, 1], self.space.index()) << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -287,7 +289,7 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/stg.toml:181; form at isa-spec/spec/ops/memory/stg.toml:181).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/stg.toml:183; form at isa-spec/spec/ops/memory/stg.toml:183).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -309,7 +311,8 @@ impl OpStg {
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        let mut w: u128 = 0x1000000000000000186;
+        let mut w: u128 = 0x1000000000000000186
+            | (c.raw & 0x1fff38e10ff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -320,7 +323,7 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/stg.toml:232; form at isa-spec/spec/ops/memory/stg.toml:232).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/stg.toml:235; form at isa-spec/spec/ops/memory/stg.toml:235).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -341,7 +344,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
-        let mut w: u128 = 0x80001000000000000000984;
+        let mut w: u128 = 0x80001000000000000000984
+            | (c.raw & 0x1dff38e00000000000000ff0000);
         w |= code_of(&[2, 1], self.space.index()) << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -358,7 +362,7 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/stg.toml:259; form at isa-spec/spec/ops/memory/stg.toml:259).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/stg.toml:263; form at isa-spec/spec/ops/memory/stg.toml:263).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -379,7 +383,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
-        let mut w: u128 = 0x80001000000000000000984;
+        let mut w: u128 = 0x80001000000000000000984
+            | (c.raw & 0x1fff38e00000000000000ff0000);
         w |= code_of(&[2, 1], self.space.index()) << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -405,7 +410,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:274; form at isa-spec/spec/ops/memory/stg.toml:274).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:279; form at isa-spec/spec/ops/memory/stg.toml:279).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -426,7 +431,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
-        let mut w: u128 = 0x80001000000000000000984;
+        let mut w: u128 = 0x80001000000000000000984
+            | (c.raw & 0x1fff38e00000000000000ff0000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -452,7 +458,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:287; form at isa-spec/spec/ops/memory/stg.toml:287).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:292; form at isa-spec/spec/ops/memory/stg.toml:292).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -473,7 +479,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
-        let mut w: u128 = 0x80001000000000000000984;
+        let mut w: u128 = 0x80001000000000000000984
+            | (c.raw & 0x1fff38e00000000000000ff0000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES1, sm)? << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -499,7 +506,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:294; form at isa-spec/spec/ops/memory/stg.toml:294).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:299; form at isa-spec/spec/ops/memory/stg.toml:299).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -521,7 +528,8 @@ impl OpStg {
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        let mut w: u128 = 0x1000000000000000186;
+        let mut w: u128 = 0x1000000000000000186
+            | (c.raw & 0x1fff38e10ff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -532,7 +540,7 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/stg.toml:309; form at isa-spec/spec/ops/memory/stg.toml:309).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/stg.toml:314; form at isa-spec/spec/ops/memory/stg.toml:314).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -553,7 +561,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
-        let mut w: u128 = 0x1000000000000000184;
+        let mut w: u128 = 0x1000000000000000184
+            | (c.raw & 0x1fffb8e00000000000000ff0000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES1, sm)? << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
@@ -565,7 +574,7 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:323; form at isa-spec/spec/ops/memory/stg.toml:323).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:329; form at isa-spec/spec/ops/memory/stg.toml:329).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -586,7 +595,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
-        let mut w: u128 = 0x1000000000000000184;
+        let mut w: u128 = 0x1000000000000000184
+            | (c.raw & 0x1fff38e10000000000000ff0000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES1, sm)? << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
@@ -598,7 +608,7 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:338; form at isa-spec/spec/ops/memory/stg.toml:338).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:345; form at isa-spec/spec/ops/memory/stg.toml:345).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -628,7 +638,7 @@ impl OpStg {
         only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
-        let mut w: u128 = 0xeed8200000000000;
+        let mut w: u128 = 0xeed8200000000000 | (c.raw & 0x100000000000);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 20;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES1, sm)? << 46;
@@ -636,7 +646,7 @@ impl OpStg {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:370; form at isa-spec/spec/ops/memory/stg.toml:370).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:378; form at isa-spec/spec/ops/memory/stg.toml:378).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -755,9 +765,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:158; form at isa-spec/spec/ops/memory/stg.toml:158).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:159; form at isa-spec/spec/ops/memory/stg.toml:159).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -842,9 +852,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:181; form at isa-spec/spec/ops/memory/stg.toml:181).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:183; form at isa-spec/spec/ops/memory/stg.toml:183).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -915,9 +925,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e10ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:232; form at isa-spec/spec/ops/memory/stg.toml:232).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:235; form at isa-spec/spec/ops/memory/stg.toml:235).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -995,9 +1005,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:259; form at isa-spec/spec/ops/memory/stg.toml:259).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:263; form at isa-spec/spec/ops/memory/stg.toml:263).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1079,9 +1089,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:274; form at isa-spec/spec/ops/memory/stg.toml:274).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:279; form at isa-spec/spec/ops/memory/stg.toml:279).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1162,9 +1172,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:287; form at isa-spec/spec/ops/memory/stg.toml:287).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:292; form at isa-spec/spec/ops/memory/stg.toml:292).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1245,9 +1255,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:294; form at isa-spec/spec/ops/memory/stg.toml:294).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:299; form at isa-spec/spec/ops/memory/stg.toml:299).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1318,9 +1328,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e10ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:309; form at isa-spec/spec/ops/memory/stg.toml:309).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:314; form at isa-spec/spec/ops/memory/stg.toml:314).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1403,9 +1413,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffb8e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:323; form at isa-spec/spec/ops/memory/stg.toml:323).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:329; form at isa-spec/spec/ops/memory/stg.toml:329).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1479,9 +1489,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e10000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:338; form at isa-spec/spec/ops/memory/stg.toml:338).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:345; form at isa-spec/spec/ops/memory/stg.toml:345).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1526,9 +1536,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:370; form at isa-spec/spec/ops/memory/stg.toml:370).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:378; form at isa-spec/spec/ops/memory/stg.toml:378).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);

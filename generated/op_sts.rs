@@ -63,7 +63,7 @@ impl OpSts {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x188;
+        let mut w: u128 = 0x188 | (c.raw & 0x1fff7ff31000000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -79,7 +79,7 @@ impl OpSts {
         }
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/sts.toml:99; form at isa-spec/spec/ops/memory/sts.toml:99).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/sts.toml:100; form at isa-spec/spec/ops/memory/sts.toml:100).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -87,14 +87,14 @@ impl OpSts {
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
         only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
-        let mut w: u128 = 0x388;
+        let mut w: u128 = 0x388 | (c.raw & 0x1fffffff1ff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sts.toml:116; form at isa-spec/spec/ops/memory/sts.toml:116).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sts.toml:118; form at isa-spec/spec/ops/memory/sts.toml:118).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -102,7 +102,7 @@ impl OpSts {
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
         only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
-        let mut w: u128 = 0xef58000000000000;
+        let mut w: u128 = 0xef58000000000000 | (c.raw & 0xf00000000000);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 20;
         w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 48;
@@ -141,9 +141,9 @@ impl OpSts {
             amode,
             size,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff31000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sts.toml:99; form at isa-spec/spec/ops/memory/sts.toml:99).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sts.toml:100; form at isa-spec/spec/ops/memory/sts.toml:100).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -171,9 +171,9 @@ impl OpSts {
             amode,
             size,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff1ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sts.toml:116; form at isa-spec/spec/ops/memory/sts.toml:116).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sts.toml:118; form at isa-spec/spec/ops/memory/sts.toml:118).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -201,7 +201,7 @@ impl OpSts {
             amode,
             size,
         };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf00000000000)))
     }
     /// Parse one tokenized line of syntax `STS` (isa-spec/spec/ops/memory/sts.toml:50); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

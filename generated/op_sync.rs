@@ -35,7 +35,7 @@ impl OpSync {
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/sync.toml:22; form at isa-spec/spec/ops/control/sync.toml:22).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xf0f8000000000000;
+        let mut w: u128 = 0xf0f8000000000000 | (c.raw & 0x7fffffff0ffe0);
         w
             |= code_of(
                 &[
@@ -86,7 +86,7 @@ impl OpSync {
             _ => return None,
         };
         let o = Self { cc };
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fffffff0ffe0)))
     }
     /// Parse one tokenized line of syntax `SYNC` (isa-spec/spec/ops/control/sync.toml:18); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -117,7 +117,7 @@ impl OpTmmlB {
             sm,
         )?;
         only_default(Self::NAME, "modifier lod", self.lod == TmmlLod::Lod, sm)?;
-        let mut w: u128 = 0x80000000000036a | (c.raw & 0x1fff3ffc00017ffff0000000000);
+        let mut w: u128 = 0x36a | (c.raw & 0x1fff3ffc0001fffff0000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -239,7 +239,7 @@ impl OpTmmlB {
             dim,
             mask,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3ffc00017ffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3ffc0001fffff0000000000)))
     }
     /// Parse one tokenized line of syntax `TMML` (isa-spec/spec/ops/memory/tmml_b.toml:57); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -295,7 +295,9 @@ impl OpTmmlB {
             dim,
             mask,
         };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let raw = form.map_or(0, |f| [0, 0x800000000000000][f as usize]);
+        parsed(op, line, 0, raw)
     }
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

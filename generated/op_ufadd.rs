@@ -63,23 +63,23 @@ impl OpUfadd {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/ufadd.toml:52; form at isa-spec/spec/ops/alu/ufadd.toml:56).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/ufadd.toml:52; form at isa-spec/spec/ops/alu/ufadd.toml:57).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000254
-            | (c.raw & 0x1fff7fc10003fffffff00000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff7fc1000ffffffff00000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 74;
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [120, 121] (isa-spec/spec/ops/alu/ufadd.toml:52; form at isa-spec/spec/ops/alu/ufadd.toml:56).
+    /// Form `uui` on SM [120, 121] (isa-spec/spec/ops/alu/ufadd.toml:52; form at isa-spec/spec/ops/alu/ufadd.toml:57).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000ff0000000000000454
-            | (c.raw & 0x1fff7fc10000000000000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000454
+            | (c.raw & 0x1fff7fc1cff0000000000000000) | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -102,7 +102,7 @@ impl OpUfadd {
             sat,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ufadd.toml:52; form at isa-spec/spec/ops/alu/ufadd.toml:56).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ufadd.toml:52; form at isa-spec/spec/ops/alu/ufadd.toml:57).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -111,17 +111,17 @@ impl OpUfadd {
             .with_abs(bit(w, 74));
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff7fc10003fffffff00000000;
+        let raw = w & 0x1fff7fc1000ffffffff00000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ufadd.toml:52; form at isa-spec/spec/ops/alu/ufadd.toml:56).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ufadd.toml:52; form at isa-spec/spec/ops/alu/ufadd.toml:57).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff7fc10000000000000000000;
+        let raw = w & 0x1fff7fc1cff0000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
     /// Parse one tokenized line of syntax `UFADD` (isa-spec/spec/ops/alu/ufadd.toml:40); `None` when the mnemonic is not this op's.
@@ -141,7 +141,7 @@ impl OpUfadd {
         asm_try!(at.finish(& ["d", "a", "b"]));
         let op = Self { d, a, b, ftz, rnd, sat };
         let form = op.form_id(sm);
-        let raw = form.map_or(0, |f| [0xff00000000, 0][f as usize]);
+        let raw = form.map_or(0, |f| [0xff00000000, 0xff0000000000000000][f as usize]);
         parsed(op, line, 0, raw)
     }
     fold_via_cc!(sm => true);

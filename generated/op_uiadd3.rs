@@ -73,26 +73,26 @@ impl OpUiadd3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3.toml:70; form at isa-spec/spec/ops/alu/uiadd3.toml:75).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3.toml:70; form at isa-spec/spec/ops/alu/uiadd3.toml:76).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000290
-            | (c.raw & 0x1fff781f0c03fffffc0c0c00000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff781f2c07fffffc0c0c00000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3.toml:70; form at isa-spec/spec/ops/alu/uiadd3.toml:75).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3.toml:70; form at isa-spec/spec/ops/alu/uiadd3.toml:76).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000890
-            | (c.raw & 0x1fff781f0c000000000c0c00000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff781f2c000000000c0c00000) | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uiadd3.toml:89 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uiadd3.toml:90 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -110,22 +110,22 @@ impl OpUiadd3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3.toml:89; form at isa-spec/spec/ops/alu/uiadd3.toml:75).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3.toml:90; form at isa-spec/spec/ops/alu/uiadd3.toml:76).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000290
-            | (c.raw & 0x1fff781f0003fffff0000000000) | self.encode_e1(sm, c)?;
+            | (c.raw & 0x1fff781f2007fffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3.toml:89; form at isa-spec/spec/ops/alu/uiadd3.toml:75).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3.toml:90; form at isa-spec/spec/ops/alu/uiadd3.toml:76).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000890
-            | (c.raw & 0x1fff781f0000000000000000000) | self.encode_e1(sm, c)?;
+            | (c.raw & 0x1fff781f2000000000000000000) | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -148,7 +148,7 @@ impl OpUiadd3 {
             c,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:70; form at isa-spec/spec/ops/alu/uiadd3.toml:75).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:70; form at isa-spec/spec/ops/alu/uiadd3.toml:76).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -156,20 +156,20 @@ impl OpUiadd3 {
             .with_neg(bit(w, 63));
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff781f0c03fffffc0c0c00000;
+        let raw = w & 0x1fff781f2c07fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:70; form at isa-spec/spec/ops/alu/uiadd3.toml:75).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:70; form at isa-spec/spec/ops/alu/uiadd3.toml:76).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff781f0c000000000c0c00000;
+        let raw = w & 0x1fff781f2c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3.toml:89 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3.toml:90 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -188,7 +188,7 @@ impl OpUiadd3 {
             c,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:89; form at isa-spec/spec/ops/alu/uiadd3.toml:75).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:90; form at isa-spec/spec/ops/alu/uiadd3.toml:76).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -196,17 +196,17 @@ impl OpUiadd3 {
             .with_neg(bit(w, 63));
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff781f0003fffff0000000000;
+        let raw = w & 0x1fff781f2007fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:89; form at isa-spec/spec/ops/alu/uiadd3.toml:75).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:90; form at isa-spec/spec/ops/alu/uiadd3.toml:76).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff781f0000000000000000000;
+        let raw = w & 0x1fff781f2000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

@@ -68,15 +68,15 @@ impl OpUimadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uimad_hi.toml:58; form at isa-spec/spec/ops/alu/uimad_hi.toml:62).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uimad_hi.toml:58; form at isa-spec/spec/ops/alu/uimad_hi.toml:63).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800000000000000000002a6
-            | (c.raw & 0x1fff7f1f1003fffff0000000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff7f1f100ffffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uimad_hi.toml:58; form at isa-spec/spec/ops/alu/uimad_hi.toml:62).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uimad_hi.toml:58; form at isa-spec/spec/ops/alu/uimad_hi.toml:63).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800000000000000000008a6
@@ -106,17 +106,17 @@ impl OpUimadHi {
             ty,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_hi.toml:58; form at isa-spec/spec/ops/alu/uimad_hi.toml:62).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_hi.toml:58; form at isa-spec/spec/ops/alu/uimad_hi.toml:63).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff7f1f1003fffff0000000000;
+        let raw = w & 0x1fff7f1f100ffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_hi.toml:58; form at isa-spec/spec/ops/alu/uimad_hi.toml:62).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_hi.toml:58; form at isa-spec/spec/ops/alu/uimad_hi.toml:63).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;

@@ -98,15 +98,15 @@ impl OpUimadWide {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad_wide.toml:59; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad_wide.toml:59; form at isa-spec/spec/ops/alu/uimad_wide.toml:65).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800000000000000000002a5
-            | (c.raw & 0x1fff7f1f1c03fffffc0c0c00000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff7f1f1c0ffffffc0c0c00000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad_wide.toml:59; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad_wide.toml:59; form at isa-spec/spec/ops/alu/uimad_wide.toml:65).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800000000000000000008a5
@@ -114,7 +114,7 @@ impl OpUimadWide {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uimad_wide.toml:79 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimad_wide.toml:80 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -158,15 +158,15 @@ impl OpUimadWide {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide.toml:79; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide.toml:80; form at isa-spec/spec/ops/alu/uimad_wide.toml:65).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800000000000000000002a5
-            | (c.raw & 0x1fff7f1f1003fffff0000000000) | self.encode_e1(sm, c)?;
+            | (c.raw & 0x1fff7f1f100ffffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide.toml:79; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide.toml:80; form at isa-spec/spec/ops/alu/uimad_wide.toml:65).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800000000000000000008a5
@@ -196,17 +196,17 @@ impl OpUimadWide {
             ty,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:59; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:59; form at isa-spec/spec/ops/alu/uimad_wide.toml:65).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 6), 63)?);
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff7f1f1c03fffffc0c0c00000;
+        let raw = w & 0x1fff7f1f1c0ffffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:59; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:59; form at isa-spec/spec/ops/alu/uimad_wide.toml:65).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -216,7 +216,7 @@ impl OpUimadWide {
         let raw = w & 0x1fff7f1f1c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uimad_wide.toml:79 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimad_wide.toml:80 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -238,17 +238,17 @@ impl OpUimadWide {
             ty,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:79; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:80; form at isa-spec/spec/ops/alu/uimad_wide.toml:65).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff7f1f1003fffff0000000000;
+        let raw = w & 0x1fff7f1f100ffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:79; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:80; form at isa-spec/spec/ops/alu/uimad_wide.toml:65).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;

@@ -98,18 +98,18 @@ impl OpUimadx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:60).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:61).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x800040000000000000002a4
-            | (c.raw & 0x1fff07ff1c03fffffc0c0c00000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff07ff1c0ffffffc0c0c00000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 6u32, sm)? << 64;
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:60).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:61).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -120,17 +120,17 @@ impl OpUimadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:60).
+    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:61).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x800040000000000000004a4
-            | (c.raw & 0x1fff07ff1c000000000c0c00000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff07ff9c000000000c0c00000) | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uimadx.toml:79 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimadx.toml:80 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -148,18 +148,18 @@ impl OpUimadx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:79; form at isa-spec/spec/ops/alu/uimadx.toml:60).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:80; form at isa-spec/spec/ops/alu/uimadx.toml:61).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x800040000000000000002a4
-            | (c.raw & 0x1fff07ff1003fffff0000000000) | self.encode_e1(sm, c)?;
+            | (c.raw & 0x1fff07ff100ffffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:79; form at isa-spec/spec/ops/alu/uimadx.toml:60).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:80; form at isa-spec/spec/ops/alu/uimadx.toml:61).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -170,12 +170,12 @@ impl OpUimadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:79; form at isa-spec/spec/ops/alu/uimadx.toml:60).
+    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:80; form at isa-spec/spec/ops/alu/uimadx.toml:61).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x800040000000000000004a4
-            | (c.raw & 0x1fff07ff1000000000000000000) | self.encode_e1(sm, c)?;
+            | (c.raw & 0x1fff07ff9000000000000000000) | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
@@ -203,7 +203,7 @@ impl OpUimadx {
             x,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:60).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:61).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -212,10 +212,10 @@ impl OpUimadx {
             .with_not(bit(w, 75));
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff07ff1c03fffffc0c0c00000;
+        let raw = w & 0x1fff07ff1c0ffffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:60).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:61).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -227,7 +227,7 @@ impl OpUimadx {
         let raw = w & 0x1fff07ff1c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:60).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:61).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -235,10 +235,10 @@ impl OpUimadx {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff07ff1c000000000c0c00000;
+        let raw = w & 0x1fff07ff9c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uimadx.toml:79 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimadx.toml:80 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -261,7 +261,7 @@ impl OpUimadx {
             x,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:79; form at isa-spec/spec/ops/alu/uimadx.toml:60).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:80; form at isa-spec/spec/ops/alu/uimadx.toml:61).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -270,10 +270,10 @@ impl OpUimadx {
             .with_not(bit(w, 75));
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff07ff1003fffff0000000000;
+        let raw = w & 0x1fff07ff100ffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:79; form at isa-spec/spec/ops/alu/uimadx.toml:60).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:80; form at isa-spec/spec/ops/alu/uimadx.toml:61).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -285,7 +285,7 @@ impl OpUimadx {
         let raw = w & 0x1fff07ff1000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uimadx.toml:79; form at isa-spec/spec/ops/alu/uimadx.toml:60).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uimadx.toml:80; form at isa-spec/spec/ops/alu/uimadx.toml:61).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -293,7 +293,7 @@ impl OpUimadx {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff07ff1000000000000000000;
+        let raw = w & 0x1fff07ff9000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
     /// Parse one tokenized line of syntax `UIMAD` (isa-spec/spec/ops/alu/uimadx.toml:42); `None` when the mnemonic is not this op's.

@@ -112,15 +112,15 @@ impl OpUisetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uisetp.toml:85; form at isa-spec/spec/ops/alu/uisetp.toml:90).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uisetp.toml:85; form at isa-spec/spec/ops/alu/uisetp.toml:91).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000028c
-            | (c.raw & 0x1fff001800f3fffffc0c0ff0000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff001800fffffffc0c0ff0000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uisetp.toml:85; form at isa-spec/spec/ops/alu/uisetp.toml:90).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uisetp.toml:85; form at isa-spec/spec/ops/alu/uisetp.toml:91).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000088c
@@ -128,7 +128,7 @@ impl OpUisetp {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uisetp.toml:110 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uisetp.toml:111 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -152,15 +152,15 @@ impl OpUisetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/uisetp.toml:110; form at isa-spec/spec/ops/alu/uisetp.toml:90).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/uisetp.toml:111; form at isa-spec/spec/ops/alu/uisetp.toml:91).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000028c
-            | (c.raw & 0x1fff001800f3fffff0000ff0000) | self.encode_e1(sm, c)?;
+            | (c.raw & 0x1fff001800fffffff0000ff0000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/uisetp.toml:110; form at isa-spec/spec/ops/alu/uisetp.toml:90).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/uisetp.toml:111; form at isa-spec/spec/ops/alu/uisetp.toml:91).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000088c
@@ -168,7 +168,7 @@ impl OpUisetp {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uisetp.toml:117 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uisetp.toml:118 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -192,15 +192,15 @@ impl OpUisetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp.toml:117; form at isa-spec/spec/ops/alu/uisetp.toml:90).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp.toml:118; form at isa-spec/spec/ops/alu/uisetp.toml:91).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000028c
-            | (c.raw & 0x1fff000800f3fffff0000ff0000) | self.encode_e2(sm, c)?;
+            | (c.raw & 0x1fff000800fffffff0000ff0000) | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp.toml:117; form at isa-spec/spec/ops/alu/uisetp.toml:90).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp.toml:118; form at isa-spec/spec/ops/alu/uisetp.toml:91).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000088c
@@ -239,17 +239,17 @@ impl OpUisetp {
             ex,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:85; form at isa-spec/spec/ops/alu/uisetp.toml:90).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:85; form at isa-spec/spec/ops/alu/uisetp.toml:91).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 6), 63)?);
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff001800f3fffffc0c0ff0000;
+        let raw = w & 0x1fff001800fffffffc0c0ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:85; form at isa-spec/spec/ops/alu/uisetp.toml:90).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:85; form at isa-spec/spec/ops/alu/uisetp.toml:91).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -259,7 +259,7 @@ impl OpUisetp {
         let raw = w & 0x1fff001800f00000000c0ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uisetp.toml:110 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uisetp.toml:111 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -290,17 +290,17 @@ impl OpUisetp {
             ex,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:110; form at isa-spec/spec/ops/alu/uisetp.toml:90).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:111; form at isa-spec/spec/ops/alu/uisetp.toml:91).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff001800f3fffff0000ff0000;
+        let raw = w & 0x1fff001800fffffff0000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:110; form at isa-spec/spec/ops/alu/uisetp.toml:90).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:111; form at isa-spec/spec/ops/alu/uisetp.toml:91).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -310,7 +310,7 @@ impl OpUisetp {
         let raw = w & 0x1fff001800f0000000000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uisetp.toml:117 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uisetp.toml:118 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -341,17 +341,17 @@ impl OpUisetp {
             ex,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:117; form at isa-spec/spec/ops/alu/uisetp.toml:90).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:118; form at isa-spec/spec/ops/alu/uisetp.toml:91).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff000800f3fffff0000ff0000;
+        let raw = w & 0x1fff000800fffffff0000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:117; form at isa-spec/spec/ops/alu/uisetp.toml:90).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:118; form at isa-spec/spec/ops/alu/uisetp.toml:91).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;

@@ -120,15 +120,15 @@ impl OpUisetp64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp64.toml:74; form at isa-spec/spec/ops/alu/uisetp64.toml:78).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp64.toml:74; form at isa-spec/spec/ops/alu/uisetp64.toml:79).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8010000000000000000028c
-            | (c.raw & 0x1fff000800f3fffff0000ff0000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff000800fffffff0000ff0000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp64.toml:74; form at isa-spec/spec/ops/alu/uisetp64.toml:78).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp64.toml:74; form at isa-spec/spec/ops/alu/uisetp64.toml:79).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8010000000000000000088c
@@ -163,17 +163,17 @@ impl OpUisetp64 {
             ex,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp64.toml:74; form at isa-spec/spec/ops/alu/uisetp64.toml:78).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp64.toml:74; form at isa-spec/spec/ops/alu/uisetp64.toml:79).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff000800f3fffff0000ff0000;
+        let raw = w & 0x1fff000800fffffff0000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp64.toml:74; form at isa-spec/spec/ops/alu/uisetp64.toml:78).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp64.toml:74; form at isa-spec/spec/ops/alu/uisetp64.toml:79).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;

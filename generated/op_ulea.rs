@@ -57,7 +57,7 @@ impl OpUlea {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000291
-            | (c.raw & 0x1fff7f000ff3fffffc0c0c00000);
+            | (c.raw & 0x1fff7f000ff7fffffc0c0c00000);
         w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 6u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 6u32, sm)? << 24;
@@ -69,7 +69,7 @@ impl OpUlea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea.toml:86; form at isa-spec/spec/ops/alu/ulea.toml:86).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea.toml:87; form at isa-spec/spec/ops/alu/ulea.toml:87).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -86,13 +86,13 @@ impl OpUlea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea.toml:93; form at isa-spec/spec/ops/alu/ulea.toml:93).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea.toml:95; form at isa-spec/spec/ops/alu/ulea.toml:95).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000291
-            | (c.raw & 0x1fff7f000ff3fffff0000000000);
+            | (c.raw & 0x1fff7f000ff7fffff0000000000);
         w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 24;
@@ -104,7 +104,7 @@ impl OpUlea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea.toml:104; form at isa-spec/spec/ops/alu/ulea.toml:104).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea.toml:106; form at isa-spec/spec/ops/alu/ulea.toml:106).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -133,10 +133,10 @@ impl OpUlea {
         let o = Self { d, co, a, b, shift };
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff7f000ff3fffffc0c0c00000;
+        let raw = w & 0x1fff7f000ff7fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:86; form at isa-spec/spec/ops/alu/ulea.toml:86).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:87; form at isa-spec/spec/ops/alu/ulea.toml:87).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -150,7 +150,7 @@ impl OpUlea {
         let raw = w & 0x1fff7f000ff00000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:93; form at isa-spec/spec/ops/alu/ulea.toml:93).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:95; form at isa-spec/spec/ops/alu/ulea.toml:95).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -162,10 +162,10 @@ impl OpUlea {
         let o = Self { d, co, a, b, shift };
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff7f000ff3fffff0000000000;
+        let raw = w & 0x1fff7f000ff7fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:104; form at isa-spec/spec/ops/alu/ulea.toml:104).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:106; form at isa-spec/spec/ops/alu/ulea.toml:106).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;

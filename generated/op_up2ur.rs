@@ -54,7 +54,8 @@ impl OpUp2ur {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier file", self.file == UpredFile::Upr, sm)?;
-        let mut w: u128 = 0x80000000000000000000883;
+        let mut w: u128 = 0x80000000000000000000883
+            | (c.raw & 0x1fff7ffcfff00000000c0c00000);
         w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 6u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 6u32, sm)? << 24;
@@ -64,13 +65,14 @@ impl OpUp2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/up2ur.toml:66; form at isa-spec/spec/ops/move/up2ur.toml:66).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/up2ur.toml:67; form at isa-spec/spec/ops/move/up2ur.toml:67).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier file", self.file == UpredFile::Upr, sm)?;
-        let mut w: u128 = 0x80000000000000000000c83;
+        let mut w: u128 = 0x80000000000000000000c83
+            | (c.raw & 0x1fff7ffcfffffffffc0c0c00000);
         w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 6u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 6u32, sm)? << 24;
@@ -80,13 +82,14 @@ impl OpUp2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/up2ur.toml:75; form at isa-spec/spec/ops/move/up2ur.toml:75).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/up2ur.toml:77; form at isa-spec/spec/ops/move/up2ur.toml:77).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier file", self.file == UpredFile::Upr, sm)?;
-        let mut w: u128 = 0x80000000000000000000883;
+        let mut w: u128 = 0x80000000000000000000883
+            | (c.raw & 0x1fff7ffcfff0000000000000000);
         w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 24;
@@ -96,13 +99,14 @@ impl OpUp2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/up2ur.toml:83; form at isa-spec/spec/ops/move/up2ur.toml:83).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/up2ur.toml:86; form at isa-spec/spec/ops/move/up2ur.toml:86).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier file", self.file == UpredFile::Upr, sm)?;
-        let mut w: u128 = 0x80000000000000000000c83;
+        let mut w: u128 = 0x80000000000000000000c83
+            | (c.raw & 0x1fff7ffcfffffffff0000000000);
         w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 24;
@@ -123,10 +127,10 @@ impl OpUp2ur {
         let o = Self { d, a, b, file, bsel };
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
+        let raw = w & 0x1fff7ffcfff00000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:66; form at isa-spec/spec/ops/move/up2ur.toml:66).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:67; form at isa-spec/spec/ops/move/up2ur.toml:67).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -137,10 +141,10 @@ impl OpUp2ur {
         let o = Self { d, a, b, file, bsel };
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
+        let raw = w & 0x1fff7ffcfffffffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:75; form at isa-spec/spec/ops/move/up2ur.toml:75).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:77; form at isa-spec/spec/ops/move/up2ur.toml:77).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -151,10 +155,10 @@ impl OpUp2ur {
         let o = Self { d, a, b, file, bsel };
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
+        let raw = w & 0x1fff7ffcfff0000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:83; form at isa-spec/spec/ops/move/up2ur.toml:83).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:86; form at isa-spec/spec/ops/move/up2ur.toml:86).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -165,7 +169,7 @@ impl OpUp2ur {
         let o = Self { d, a, b, file, bsel };
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
+        let raw = w & 0x1fff7ffcfffffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
     /// Parse one tokenized line of syntax `UP2UR` (isa-spec/spec/ops/move/up2ur.toml:40); `None` when the mnemonic is not this op's.

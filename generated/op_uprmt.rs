@@ -62,15 +62,15 @@ impl OpUprmt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uprmt.toml:37; form at isa-spec/spec/ops/alu/uprmt.toml:42).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uprmt.toml:37; form at isa-spec/spec/ops/alu/uprmt.toml:43).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000296
-            | (c.raw & 0x1fff7fffec03fffffc0c0c00000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff7fffec0ffffffc0c0c00000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uprmt.toml:37; form at isa-spec/spec/ops/alu/uprmt.toml:42).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uprmt.toml:37; form at isa-spec/spec/ops/alu/uprmt.toml:43).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000896
@@ -78,7 +78,7 @@ impl OpUprmt {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uprmt.toml:52 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uprmt.toml:53 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -93,15 +93,15 @@ impl OpUprmt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uprmt.toml:52; form at isa-spec/spec/ops/alu/uprmt.toml:42).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uprmt.toml:53; form at isa-spec/spec/ops/alu/uprmt.toml:43).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000296
-            | (c.raw & 0x1fff7fffe003fffff0000000000) | self.encode_e1(sm, c)?;
+            | (c.raw & 0x1fff7fffe00ffffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uprmt.toml:52; form at isa-spec/spec/ops/alu/uprmt.toml:42).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uprmt.toml:53; form at isa-spec/spec/ops/alu/uprmt.toml:43).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000896
@@ -117,17 +117,17 @@ impl OpUprmt {
         let c = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 6), 63)?);
         Some(Self { d, a, b: Src::RZ, c })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:37; form at isa-spec/spec/ops/alu/uprmt.toml:42).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:37; form at isa-spec/spec/ops/alu/uprmt.toml:43).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 6), 63)?);
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff7fffec03fffffc0c0c00000;
+        let raw = w & 0x1fff7fffec0ffffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:37; form at isa-spec/spec/ops/alu/uprmt.toml:42).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:37; form at isa-spec/spec/ops/alu/uprmt.toml:43).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -137,7 +137,7 @@ impl OpUprmt {
         let raw = w & 0x1fff7fffec000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uprmt.toml:52 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uprmt.toml:53 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -145,17 +145,17 @@ impl OpUprmt {
         let c = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 255)?);
         Some(Self { d, a, b: Src::RZ, c })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:52; form at isa-spec/spec/ops/alu/uprmt.toml:42).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:53; form at isa-spec/spec/ops/alu/uprmt.toml:43).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff7fffe003fffff0000000000;
+        let raw = w & 0x1fff7fffe00ffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:52; form at isa-spec/spec/ops/alu/uprmt.toml:42).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:53; form at isa-spec/spec/ops/alu/uprmt.toml:43).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;

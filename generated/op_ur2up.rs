@@ -52,7 +52,8 @@ impl OpUr2up {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier file", self.file == UpredFile::Upr, sm)?;
-        let mut w: u128 = 0x80000000000000000000884;
+        let mut w: u128 = 0x80000000000000000000884
+            | (c.raw & 0x1fff7ffcfff00000000c0ff0000);
         w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 6u32, sm)? << 24;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
@@ -61,13 +62,14 @@ impl OpUr2up {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/ur2up.toml:61; form at isa-spec/spec/ops/move/ur2up.toml:61).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/ur2up.toml:62; form at isa-spec/spec/ops/move/ur2up.toml:62).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier file", self.file == UpredFile::Upr, sm)?;
-        let mut w: u128 = 0x80000000000000000000c84;
+        let mut w: u128 = 0x80000000000000000000c84
+            | (c.raw & 0x1fff7ffcfffffffffc0c0ff0000);
         w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 6u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
@@ -76,13 +78,14 @@ impl OpUr2up {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/ur2up.toml:70; form at isa-spec/spec/ops/move/ur2up.toml:70).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/ur2up.toml:72; form at isa-spec/spec/ops/move/ur2up.toml:72).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier file", self.file == UpredFile::Upr, sm)?;
-        let mut w: u128 = 0x80000000000000000000884;
+        let mut w: u128 = 0x80000000000000000000884
+            | (c.raw & 0x1fff7ffcfff0000000000ff0000);
         w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 24;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
@@ -91,13 +94,14 @@ impl OpUr2up {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/ur2up.toml:77; form at isa-spec/spec/ops/move/ur2up.toml:77).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/ur2up.toml:80; form at isa-spec/spec/ops/move/ur2up.toml:80).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier file", self.file == UpredFile::Upr, sm)?;
-        let mut w: u128 = 0x80000000000000000000c84;
+        let mut w: u128 = 0x80000000000000000000c84
+            | (c.raw & 0x1fff7ffcfffffffff0000ff0000);
         w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
@@ -116,10 +120,10 @@ impl OpUr2up {
         let o = Self { a, b, file, bsel };
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
+        let raw = w & 0x1fff7ffcfff00000000c0ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/ur2up.toml:61; form at isa-spec/spec/ops/move/ur2up.toml:61).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/ur2up.toml:62; form at isa-spec/spec/ops/move/ur2up.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 6), 63)?);
@@ -129,10 +133,10 @@ impl OpUr2up {
         let o = Self { a, b, file, bsel };
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
+        let raw = w & 0x1fff7ffcfffffffffc0c0ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/ur2up.toml:70; form at isa-spec/spec/ops/move/ur2up.toml:70).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/ur2up.toml:72; form at isa-spec/spec/ops/move/ur2up.toml:72).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 8), 255)?);
@@ -142,10 +146,10 @@ impl OpUr2up {
         let o = Self { a, b, file, bsel };
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
+        let raw = w & 0x1fff7ffcfff0000000000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/ur2up.toml:77; form at isa-spec/spec/ops/move/ur2up.toml:77).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/ur2up.toml:80; form at isa-spec/spec/ops/move/ur2up.toml:80).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 8), 255)?);
@@ -155,7 +159,7 @@ impl OpUr2up {
         let o = Self { a, b, file, bsel };
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0;
+        let raw = w & 0x1fff7ffcfffffffff0000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
     /// Parse one tokenized line of syntax `UR2UP` (isa-spec/spec/ops/move/ur2up.toml:37); `None` when the mnemonic is not this op's.

@@ -63,15 +63,15 @@ impl OpUsel {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/usel.toml:45; form at isa-spec/spec/ops/alu/usel.toml:50).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/usel.toml:45; form at isa-spec/spec/ops/alu/usel.toml:51).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000287
-            | (c.raw & 0x1fff07fffff3fffffc0c0c00000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff07fffffffffffc0c0c00000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/usel.toml:45; form at isa-spec/spec/ops/alu/usel.toml:50).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/usel.toml:45; form at isa-spec/spec/ops/alu/usel.toml:51).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000887
@@ -79,7 +79,7 @@ impl OpUsel {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/usel.toml:61 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/usel.toml:62 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,15 +95,15 @@ impl OpUsel {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/usel.toml:61; form at isa-spec/spec/ops/alu/usel.toml:50).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/usel.toml:62; form at isa-spec/spec/ops/alu/usel.toml:51).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000287
-            | (c.raw & 0x1fff07fffff3fffff0000000000) | self.encode_e1(sm, c)?;
+            | (c.raw & 0x1fff07fffffffffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/usel.toml:61; form at isa-spec/spec/ops/alu/usel.toml:50).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/usel.toml:62; form at isa-spec/spec/ops/alu/usel.toml:51).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000887
@@ -120,17 +120,17 @@ impl OpUsel {
             .with_not(bit(w, 90));
         Some(Self { d, a, b: Src::RZ, cond })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/usel.toml:45; form at isa-spec/spec/ops/alu/usel.toml:50).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/usel.toml:45; form at isa-spec/spec/ops/alu/usel.toml:51).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 6), 63)?);
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff07fffff3fffffc0c0c00000;
+        let raw = w & 0x1fff07fffffffffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/usel.toml:45; form at isa-spec/spec/ops/alu/usel.toml:50).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/usel.toml:45; form at isa-spec/spec/ops/alu/usel.toml:51).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -140,7 +140,7 @@ impl OpUsel {
         let raw = w & 0x1fff07fffff00000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/usel.toml:61 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/usel.toml:62 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -149,17 +149,17 @@ impl OpUsel {
             .with_not(bit(w, 90));
         Some(Self { d, a, b: Src::RZ, cond })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/usel.toml:61; form at isa-spec/spec/ops/alu/usel.toml:50).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/usel.toml:62; form at isa-spec/spec/ops/alu/usel.toml:51).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff07fffff3fffff0000000000;
+        let raw = w & 0x1fff07fffffffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/usel.toml:61; form at isa-spec/spec/ops/alu/usel.toml:50).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/usel.toml:62; form at isa-spec/spec/ops/alu/usel.toml:51).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;

@@ -75,16 +75,16 @@ impl OpUshf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ushf.toml:60; form at isa-spec/spec/ops/alu/ushf.toml:65).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ushf.toml:60; form at isa-spec/spec/ops/alu/ushf.toml:66).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000299
-            | (c.raw & 0x1fff7fee1c03fffffc0c0c00000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff7fee1c0ffffffc0c0c00000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ushf.toml:60; form at isa-spec/spec/ops/alu/ushf.toml:65).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ushf.toml:60; form at isa-spec/spec/ops/alu/ushf.toml:66).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000899
@@ -93,7 +93,7 @@ impl OpUshf {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ushf.toml:60; form at isa-spec/spec/ops/alu/ushf.toml:65).
+    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ushf.toml:60; form at isa-spec/spec/ops/alu/ushf.toml:66).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000499
@@ -102,7 +102,7 @@ impl OpUshf {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/ushf.toml:79 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ushf.toml:80 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -120,16 +120,16 @@ impl OpUshf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:79; form at isa-spec/spec/ops/alu/ushf.toml:65).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:80; form at isa-spec/spec/ops/alu/ushf.toml:66).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000299
-            | (c.raw & 0x1fff7fee1003fffff0000000000) | self.encode_e1(sm, c)?;
+            | (c.raw & 0x1fff7fee100ffffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:79; form at isa-spec/spec/ops/alu/ushf.toml:65).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:80; form at isa-spec/spec/ops/alu/ushf.toml:66).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000899
@@ -138,7 +138,7 @@ impl OpUshf {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:79; form at isa-spec/spec/ops/alu/ushf.toml:65).
+    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:80; form at isa-spec/spec/ops/alu/ushf.toml:66).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000499
@@ -167,7 +167,7 @@ impl OpUshf {
             hi,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ushf.toml:60; form at isa-spec/spec/ops/alu/ushf.toml:65).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ushf.toml:60; form at isa-spec/spec/ops/alu/ushf.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -175,10 +175,10 @@ impl OpUshf {
         o.c = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 6), 63)?);
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff7fee1c03fffffc0c0c00000;
+        let raw = w & 0x1fff7fee1c0ffffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ushf.toml:60; form at isa-spec/spec/ops/alu/ushf.toml:65).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ushf.toml:60; form at isa-spec/spec/ops/alu/ushf.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -189,7 +189,7 @@ impl OpUshf {
         let raw = w & 0x1fff7fee1c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ushf.toml:60; form at isa-spec/spec/ops/alu/ushf.toml:65).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ushf.toml:60; form at isa-spec/spec/ops/alu/ushf.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -200,7 +200,7 @@ impl OpUshf {
         let raw = w & 0x1fff7fee1c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ushf.toml:79 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ushf.toml:80 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -220,7 +220,7 @@ impl OpUshf {
             hi,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ushf.toml:79; form at isa-spec/spec/ops/alu/ushf.toml:65).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ushf.toml:80; form at isa-spec/spec/ops/alu/ushf.toml:66).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -228,10 +228,10 @@ impl OpUshf {
         o.c = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 255)?);
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff7fee1003fffff0000000000;
+        let raw = w & 0x1fff7fee100ffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ushf.toml:79; form at isa-spec/spec/ops/alu/ushf.toml:65).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ushf.toml:80; form at isa-spec/spec/ops/alu/ushf.toml:66).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -242,7 +242,7 @@ impl OpUshf {
         let raw = w & 0x1fff7fee1000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ushf.toml:79; form at isa-spec/spec/ops/alu/ushf.toml:65).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ushf.toml:80; form at isa-spec/spec/ops/alu/ushf.toml:66).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;

@@ -54,38 +54,42 @@ impl OpViadd {
         w |= u128::from(self.x2) << 73;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:53).
+    /// Form `rrr` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:54).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x236 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x236 | (c.raw & 0x1fff7fffdff7fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:53).
+    /// Form `rir` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:54).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x836 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x836 | (c.raw & 0x1fff7fffdff0000000000000000)
+            | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:53).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:54).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xa36 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xa36 | (c.raw & 0x1fff7fffdff780000ff00000000)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:53).
+    /// Form `rur` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:54).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c36 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c36
+            | (c.raw & 0x1fff7fffdff7fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
@@ -98,34 +102,34 @@ impl OpViadd {
         let x2: bool = bit(w, 73);
         Some(Self { d, a, b: Src::RZ, x2 })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:53).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:54).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fffdff7fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:53).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:54).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fffdff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:53).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:54).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fffdff780000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:53).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/viadd.toml:48; form at isa-spec/spec/ops/alu/viadd.toml:54).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fffdff7fffff0000000000)))
     }
     /// Parse one tokenized line of syntax `VIADD` (isa-spec/spec/ops/alu/viadd.toml:32); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

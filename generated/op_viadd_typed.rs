@@ -56,21 +56,21 @@ impl OpViaddTyped {
         w |= u128::from(self.isat) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:61).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:62).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x236 | (c.raw & 0x7fef0ff0000000000000000)
+        let mut w: u128 = 0x236 | (c.raw & 0x1fff7fef0ff7fffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:61).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:62).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x836 | (c.raw & 0x7fef0ff0000000000000000)
+        let mut w: u128 = 0x836 | (c.raw & 0x1fff7fef0ff0000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
@@ -85,20 +85,20 @@ impl OpViaddTyped {
         let isat: bool = bit(w, 80);
         Some(Self { d, a, b: Src::RZ, ty, isat })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:61).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7fef0ff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fef0ff7fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:61).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7fef0ff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fef0ff0000000000000000)))
     }
     /// Parse one tokenized line of syntax `VIADD` (isa-spec/spec/ops/alu/viadd_typed.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

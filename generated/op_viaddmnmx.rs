@@ -86,32 +86,32 @@ impl OpViaddmnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
+    /// Form `rrr` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x246 | (c.raw & 0x7fe4000000000000000000)
+        let mut w: u128 = 0x246 | (c.raw & 0x1fff07fec007fffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
+    /// Form `rir` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x846 | (c.raw & 0x7fe4000000000000000000)
+        let mut w: u128 = 0x846 | (c.raw & 0x1fff07fec000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xa46 | (c.raw & 0x7fe4000000000000000000)
+        let mut w: u128 = 0xa46 | (c.raw & 0x1fff07fec00780000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -119,33 +119,33 @@ impl OpViaddmnmx {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
+    /// Form `rur` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c46 | (c.raw & 0x7fe4000000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c46
+            | (c.raw & 0x1fff07fec007fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
+    /// Form `rri` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x446 | (c.raw & 0x7fe4000000000000000000)
+        let mut w: u128 = 0x446 | (c.raw & 0x1fff07fe4000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x646 | (c.raw & 0x7fe4000000000000000000)
+        let mut w: u128 = 0x646 | (c.raw & 0x1fff07fe400f80000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
@@ -153,12 +153,12 @@ impl OpViaddmnmx {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
+    /// Form `rru` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e46 | (c.raw & 0x7fe4000000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e46
+            | (c.raw & 0x1fff07fe400ffffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.neg) << 75;
@@ -189,65 +189,65 @@ impl OpViaddmnmx {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7fe4000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fec007fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7fe4000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fec000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7fe4000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fec00780000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7fe4000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fec007fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75));
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7fe4000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fe4000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75));
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7fe4000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fe400f80000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75));
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7fe4000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fe400ffffff0000000000)))
     }
     /// Parse one tokenized line of syntax `VIADDMNMX` (isa-spec/spec/ops/alu/viaddmnmx.toml:53); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

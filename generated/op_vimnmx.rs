@@ -82,28 +82,31 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x248 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x248 | (c.raw & 0x1fff001ecffffffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x848 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x848 | (c.raw & 0x1fff001ecff0000000000000000)
+            | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rur` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000c48 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c48
+            | (c.raw & 0x1fff001ecffffffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:103 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:104 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -120,36 +123,40 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:103; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rrr` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:104; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x7e00000000000000000248 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0xe00000000000000000248
+            | (c.raw & 0x1fff071ecffffffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:103; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rir` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:104; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x7e00000000000000000848 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0xe00000000000000000848
+            | (c.raw & 0x1fff071ecff0000000000000000) | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:103; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:104; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x7e00000000000000000a48 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0xe00000000000000000a48
+            | (c.raw & 0x1fff071ecfff80000ff00000000) | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:103; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rur` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:104; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x87e00000000000000000c48 | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x80e00000000000000000c48
+            | (c.raw & 0x1fff071ecffffffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:114 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:116 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -166,24 +173,27 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:114; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:116; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x7e00000000000000000248 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x248 | (c.raw & 0x1fff07fe8ffffffff0000000000)
+            | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:114; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:116; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x7e00000000000000000848 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x848 | (c.raw & 0x1fff07fe8ff0000000000000000)
+            | self.encode_e2(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:114; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:116; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x87e00000000000000000c48 | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c48
+            | (c.raw & 0x1fff07fe8ffffffff0000000000) | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -215,28 +225,28 @@ impl OpVimnmx {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff001ecffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff001ecff0000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff001ecffffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:103 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:104 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -264,35 +274,35 @@ impl OpVimnmx {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:103; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:104; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071ecffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:103; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:104; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071ecff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:103; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:104; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071ecfff80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:103; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:104; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071ecffffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:114 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:116 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -322,26 +332,26 @@ impl OpVimnmx {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:114; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:116; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fe8ffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:114; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:116; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fe8ff0000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:114; form at isa-spec/spec/ops/alu/vimnmx.toml:119).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:116; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fe8ffffffff0000000000)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -389,7 +399,19 @@ impl OpVimnmx {
                 ("b", &[18, 0, 0, 18, 0, 0, 0, 18, 0, 0]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0, 0, 0, 0x7000000000000000000000, 0x7000000000000000000000,
+                        0x7000000000000000000000, 0x7000000000000000000000,
+                        0x7e00000000000000000000, 0x7e00000000000000000000,
+                        0x7e00000000000000000000,
+                    ][f as usize]
+                },
+            );
+        parsed(op, line, ctrl, raw)
     }
     /// Parse syntax `VIMNMX` (isa-spec/spec/ops/alu/vimnmx.toml:60).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -432,7 +454,19 @@ impl OpVimnmx {
                 ("b", &[18, 0, 0, 18, 0, 0, 0, 18, 0, 0]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0, 0, 0, 0x7000000000000000000000, 0x7000000000000000000000,
+                        0x7000000000000000000000, 0x7000000000000000000000,
+                        0x7e00000000000000000000, 0x7e00000000000000000000,
+                        0x7e00000000000000000000,
+                    ][f as usize]
+                },
+            );
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

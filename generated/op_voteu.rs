@@ -50,7 +50,7 @@ impl OpVoteu {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x886;
+        let mut w: u128 = 0x886 | (c.raw & 0x1fff071fcffffffffffffc00000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 6u32, sm)? << 16;
         w |= (self.mode.index() as u128) << 72;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::UPred, 3u32, sm)? << 81;
@@ -58,11 +58,11 @@ impl OpVoteu {
         w |= u128::from(self.a.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/voteu.toml:65; form at isa-spec/spec/ops/alu/voteu.toml:65).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/voteu.toml:66; form at isa-spec/spec/ops/alu/voteu.toml:66).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x886;
+        let mut w: u128 = 0x886 | (c.raw & 0x1fff071fcffffffffffff000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
         w |= (self.mode.index() as u128) << 72;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::UPred, 3u32, sm)? << 81;
@@ -79,9 +79,9 @@ impl OpVoteu {
             .with_not(bit(w, 90));
         let mode: VoteMode = VoteMode::from_index(bits(w, 72, 2) as usize)?;
         let o = Self { d, pd, a, mode };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071fcffffffffffffc00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/voteu.toml:65; form at isa-spec/spec/ops/alu/voteu.toml:65).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/voteu.toml:66; form at isa-spec/spec/ops/alu/voteu.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -90,7 +90,7 @@ impl OpVoteu {
             .with_not(bit(w, 90));
         let mode: VoteMode = VoteMode::from_index(bits(w, 72, 2) as usize)?;
         let o = Self { d, pd, a, mode };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071fcffffffffffff000000)))
     }
     /// Parse one tokenized line of syntax `VOTEU` (isa-spec/spec/ops/alu/voteu.toml:37); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

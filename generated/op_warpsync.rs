@@ -80,27 +80,27 @@ impl OpWarpsync {
         only_default(Self::NAME, "modifier exclusive", self.exclusive == false, sm)?;
         only_default(Self::NAME, "modifier collective", self.collective == false, sm)?;
         only_default(Self::NAME, "modifier target", self.target == 0i64, sm)?;
-        let mut w: u128 = 0x348;
+        let mut w: u128 = 0x348 | (c.raw & 0x1fff07fffffffffff00ffff0000);
         w |= src_field(Self::NAME, "mask", &self.mask, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/warpsync.toml:70; form at isa-spec/spec/ops/control/warpsync.toml:70).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/warpsync.toml:71; form at isa-spec/spec/ops/control/warpsync.toml:71).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "mask", &self.mask, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier collective", self.collective == false, sm)?;
         only_default(Self::NAME, "modifier target", self.target == 0i64, sm)?;
-        let mut w: u128 = 0x348;
+        let mut w: u128 = 0x348 | (c.raw & 0x1fff03fffffffffff00ffff0000);
         w |= src_field(Self::NAME, "mask", &self.mask, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.exclusive) << 86;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/warpsync.toml:77; form at isa-spec/spec/ops/control/warpsync.toml:77).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/warpsync.toml:79; form at isa-spec/spec/ops/control/warpsync.toml:79).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -108,13 +108,13 @@ impl OpWarpsync {
         only_default(Self::NAME, "modifier exclusive", self.exclusive == false, sm)?;
         only_default(Self::NAME, "modifier collective", self.collective == false, sm)?;
         only_default(Self::NAME, "modifier target", self.target == 0i64, sm)?;
-        let mut w: u128 = 0x948;
+        let mut w: u128 = 0x948 | (c.raw & 0x1fff07fffff00000000ffff0000);
         w |= imm_src_field(Self::NAME, "mask", &self.mask, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/warpsync.toml:90; form at isa-spec/spec/ops/control/warpsync.toml:90).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/warpsync.toml:93; form at isa-spec/spec/ops/control/warpsync.toml:93).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -122,19 +122,19 @@ impl OpWarpsync {
         only_default(Self::NAME, "modifier exclusive", self.exclusive == false, sm)?;
         only_default(Self::NAME, "modifier collective", self.collective == false, sm)?;
         only_default(Self::NAME, "modifier target", self.target == 0i64, sm)?;
-        let mut w: u128 = 0xb48;
+        let mut w: u128 = 0xb48 | (c.raw & 0x1fff07ffffff80000ffffff0000);
         w |= cbuf_offset_field(Self::NAME, "mask", &self.mask, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "mask", &self.mask, 5u32)? << 54;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/warpsync.toml:105; form at isa-spec/spec/ops/control/warpsync.toml:105).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/warpsync.toml:109; form at isa-spec/spec/ops/control/warpsync.toml:109).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "mask", &self.mask, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x348;
+        let mut w: u128 = 0x348 | (c.raw & 0x1fff01c00000000000300000000);
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
@@ -176,9 +176,9 @@ impl OpWarpsync {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fffffffffff00ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:70; form at isa-spec/spec/ops/control/warpsync.toml:70).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:71; form at isa-spec/spec/ops/control/warpsync.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -197,9 +197,9 @@ impl OpWarpsync {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff03fffffffffff00ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:77; form at isa-spec/spec/ops/control/warpsync.toml:77).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:79; form at isa-spec/spec/ops/control/warpsync.toml:79).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -218,9 +218,9 @@ impl OpWarpsync {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fffff00000000ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:90; form at isa-spec/spec/ops/control/warpsync.toml:90).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:93; form at isa-spec/spec/ops/control/warpsync.toml:93).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -239,9 +239,9 @@ impl OpWarpsync {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ffffff80000ffffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:105; form at isa-spec/spec/ops/control/warpsync.toml:105).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:109; form at isa-spec/spec/ops/control/warpsync.toml:109).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -261,7 +261,7 @@ impl OpWarpsync {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c00000000000300000000)))
     }
     /// Parse one tokenized line of syntax `WARPSYNC` (isa-spec/spec/ops/control/warpsync.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

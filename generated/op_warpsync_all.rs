@@ -45,7 +45,7 @@ impl OpWarpsyncAll {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier all", self.all == WarpsyncAll::All, sm)?;
-        let mut w: u128 = 0x948;
+        let mut w: u128 = 0x948 | (c.raw & 0x1fff01c000000000003ff000000);
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
@@ -81,7 +81,7 @@ impl OpWarpsyncAll {
             all,
             target,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c000000000003ff000000)))
     }
     /// Parse one tokenized line of syntax `WARPSYNC` (isa-spec/spec/ops/control/warpsync_all.toml:29); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

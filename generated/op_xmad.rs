@@ -166,15 +166,16 @@ impl OpXmad {
         w |= fit(Self::NAME, "asel", self.asel as u128, 1u32)? << 53;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:126; form at isa-spec/spec/ops/alu/xmad.toml:129).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:126; form at isa-spec/spec/ops/alu/xmad.toml:130).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x5b00000000000000 | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x5b00000000000000 | (c.raw & 0x7f0000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= fit(Self::NAME, "bsel", self.bsel as u128, 1u32)? << 35;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:126; form at isa-spec/spec/ops/alu/xmad.toml:129).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:126; form at isa-spec/spec/ops/alu/xmad.toml:130).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier bsel", self.bsel == 0u32, sm)?;
@@ -182,7 +183,7 @@ impl OpXmad {
         w |= imm_src_field(Self::NAME, "b", &self.b, 16u32, 0u32, false)? << 20;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/xmad.toml:151 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/xmad.toml:152 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -199,7 +200,7 @@ impl OpXmad {
         w |= u128::from(self.x) << 54;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:151; form at isa-spec/spec/ops/alu/xmad.toml:154).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:152; form at isa-spec/spec/ops/alu/xmad.toml:155).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4e00000000000000 | self.encode_e1(sm, c)?;
@@ -210,7 +211,7 @@ impl OpXmad {
         w |= u128::from(self.mrg) << 56;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:151; form at isa-spec/spec/ops/alu/xmad.toml:154).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:152; form at isa-spec/spec/ops/alu/xmad.toml:155).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier psl", self.psl == false, sm)?;
@@ -249,7 +250,7 @@ impl OpXmad {
             bsel: 0u32,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/xmad.toml:126; form at isa-spec/spec/ops/alu/xmad.toml:129).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/xmad.toml:126; form at isa-spec/spec/ops/alu/xmad.toml:130).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -261,9 +262,9 @@ impl OpXmad {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7f0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/xmad.toml:126; form at isa-spec/spec/ops/alu/xmad.toml:129).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/xmad.toml:126; form at isa-spec/spec/ops/alu/xmad.toml:130).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -277,7 +278,7 @@ impl OpXmad {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/xmad.toml:151 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/xmad.toml:152 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -309,7 +310,7 @@ impl OpXmad {
             bsel,
         })
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/xmad.toml:151; form at isa-spec/spec/ops/alu/xmad.toml:154).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/xmad.toml:152; form at isa-spec/spec/ops/alu/xmad.toml:155).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -325,7 +326,7 @@ impl OpXmad {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/xmad.toml:151; form at isa-spec/spec/ops/alu/xmad.toml:154).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/xmad.toml:152; form at isa-spec/spec/ops/alu/xmad.toml:155).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
