@@ -1,9 +1,10 @@
 //! Shared helpers for the integration tests: the nvdisasm oracle runner and
-//! the corpus of real instructions.
+//! the corpus of real instructions, and the fuzz targets.
 
 pub mod combos;
 pub mod corpus;
 pub mod expected;
+pub mod fuzz;
 pub mod kernels;
 pub mod oracle;
 pub mod rng;

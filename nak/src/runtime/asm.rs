@@ -1117,9 +1117,20 @@ impl<'a, const N: usize> Operands<'a, N> {
         Ok(Self::new(&line.operands, required))
     }
 
-    /// The current item takes the next token.
+    /// The current item takes the next token (past the last one, a token
+    /// no operand parser accepts: the count was checked, but a packed
+    /// pair takes two).
     pub fn take(&mut self) -> &'a Operand {
-        let tok = &self.ops[self.it];
+        static MISSING: Operand = Operand {
+            base: Base::Word(String::new()),
+            neg: false,
+            abs: false,
+            not: false,
+            reuse: false,
+            suffixes: Vec::new(),
+            col: 0,
+        };
+        let tok = self.ops.get(self.it).unwrap_or(&MISSING);
         self.taken[self.k] = self.it;
         self.it += 1;
         self.k += 1;
@@ -1144,8 +1155,15 @@ impl<'a, const N: usize> Operands<'a, N> {
             Some((Base::Num(t) | Base::Word(t), o)) if tok.suffixes.is_empty() => (t, o),
             _ => return Err(err(tok.col, "a packed immediate needs two values (`1, 1`)")),
         };
+        // The second value is a token the count gave another operand.
+        if self.extra == 0 {
+            return Err(err(
+                o.col,
+                "a packed immediate takes two values (`1, 1`), which leaves too few operands",
+            ));
+        }
         self.it += 1;
-        self.extra = self.extra.saturating_sub(1);
+        self.extra -= 1;
         Ok(Operand {
             base: Base::Num(format!("{first},{second}")),
             neg: o.neg,
