@@ -17,5 +17,5 @@ if [ "$1" = all ]; then
 fi
 cargo build -q --release -p isa-tests --example fuzz
 for t in "${targets[@]}"; do
-    target/release/examples/fuzz "$t" "$2" ${3:+"$3"}
+    "${CARGO_TARGET_DIR:-target}/release/examples/fuzz" "$t" "$2" ${3:+"$3"}
 done
