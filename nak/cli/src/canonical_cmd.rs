@@ -4,9 +4,9 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use nak::cubin::{InputKind, elf::Cubin, input_kind, refusal};
+use nak::cubin::InputKind;
 use nak::dis::canonical::{self, Verdict};
-use nak::dis::stream::{Decoded, parse_sm, word_hex};
+use nak::dis::stream::{Decoded, word_hex};
 
 /// Each code section's verdicts, with its name for a cubin's.
 type Sections = Vec<(Option<String>, Vec<(Decoded, Verdict)>)>;
@@ -16,22 +16,14 @@ type Sections = Vec<(Option<String>, Vec<(Decoded, Verdict)>)>;
 /// name), and the counts on stderr; exit 1 when there is any such word, 0
 /// when there is none, 2 on bad input.
 pub fn run(sm: Option<&str>, file: &Path) -> ExitCode {
-    let sm = match sm.map(parse_sm).transpose() {
-        Ok(s) => s,
-        Err(e) => return crate::fail(2, e),
+    let input = match crate::input::read(sm, file) {
+        Ok(i) => i,
+        Err(code) => return code,
     };
-    let bytes = match std::fs::read(file) {
-        Ok(b) => b,
-        Err(e) => return crate::fail(2, format_args!("cannot read {}: {e}", file.display())),
-    };
-    let kind = input_kind(&bytes[..bytes.len().min(256)]);
-    if let Some(why) = refusal(kind) {
-        return crate::fail(2, format_args!("{}: {why}", file.display()));
-    }
-    let found = match (kind, sm) {
-        (InputKind::Elf, _) => check_cubin(&bytes, sm),
-        (_, Some(sm)) => canonical::check_stream(sm, &bytes).map(|v| (sm, vec![(None, v)])),
-        (_, None) => Err("a raw instruction stream needs --sm (only a cubin names its SM)".into()),
+    let found = match (input.kind, input.sm) {
+        (InputKind::Elf, sm) => check_cubin(&input.bytes, sm),
+        (_, Some(sm)) => canonical::check_stream(sm, &input.bytes).map(|v| (sm, vec![(None, v)])),
+        (_, None) => Err(crate::input::NEEDS_SM.into()),
     };
     let (sm, found) = match found {
         Ok(f) => f,
@@ -72,15 +64,7 @@ pub fn run(sm: Option<&str>, file: &Path) -> ExitCode {
 
 /// Each code section of the cubin, checked on the cubin's SM.
 fn check_cubin(bytes: &[u8], want_sm: Option<u32>) -> Result<(u32, Sections), String> {
-    let cubin = Cubin::parse(bytes)?;
-    if let Some(want) = want_sm
-        && want != cubin.sm
-    {
-        return Err(format!(
-            "--sm {want} given, but the cubin is for SM{}; drop --sm or pass {}",
-            cubin.sm, cubin.sm
-        ));
-    }
+    let cubin = crate::input::cubin(bytes, want_sm)?;
     let mut out = Vec::new();
     for t in &cubin.texts {
         let name = t.name.strip_prefix(".text.").unwrap_or(&t.name).to_string();

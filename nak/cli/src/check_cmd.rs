@@ -5,8 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use nak::check::Finding;
-use nak::cubin::{InputKind, elf::Cubin, input_kind, refusal};
-use nak::dis::stream::parse_sm;
+use nak::cubin::InputKind;
 
 /// Each kernel's findings, with its name for a cubin's.
 type KernelFindings = Vec<(Option<String>, Vec<Finding>)>;
@@ -15,24 +14,14 @@ type KernelFindings = Vec<(Option<String>, Vec<Finding>)>;
 /// kernel's name first); exit 1 when there is any, 0 when every kernel
 /// is clean, 2 on bad input.
 pub fn run(sm: Option<&str>, file: &Path) -> ExitCode {
-    let sm = match sm.map(parse_sm).transpose() {
-        Ok(s) => s,
-        Err(e) => return crate::fail(2, e),
+    let input = match crate::input::read(sm, file) {
+        Ok(i) => i,
+        Err(code) => return code,
     };
-    let bytes = match std::fs::read(file) {
-        Ok(b) => b,
-        Err(e) => return crate::fail(2, format_args!("cannot read {}: {e}", file.display())),
-    };
-    let kind = input_kind(&bytes[..bytes.len().min(256)]);
-    if let Some(why) = refusal(kind) {
-        return crate::fail(2, format_args!("{}: {why}", file.display()));
-    }
-    let found = if kind == InputKind::Elf {
-        check_cubin(&bytes, sm)
-    } else if let Some(sm) = sm {
-        nak::check::check(sm, &bytes).map(|f| vec![(None, f)])
-    } else {
-        Err("a raw instruction stream needs --sm (only a cubin names its SM)".into())
+    let found = match (input.kind, input.sm) {
+        (InputKind::Elf, sm) => check_cubin(&input.bytes, sm),
+        (_, Some(sm)) => nak::check::check(sm, &input.bytes).map(|f| vec![(None, f)]),
+        (_, None) => Err(crate::input::NEEDS_SM.into()),
     };
     let found = match found {
         Ok(f) => f,
@@ -58,15 +47,7 @@ pub fn run(sm: Option<&str>, file: &Path) -> ExitCode {
 /// Each code section of the cubin checked as one kernel at address 0
 /// (the kernel's name is its section's without `.text.`).
 fn check_cubin(bytes: &[u8], want_sm: Option<u32>) -> Result<KernelFindings, String> {
-    let cubin = Cubin::parse(bytes)?;
-    if let Some(want) = want_sm
-        && want != cubin.sm
-    {
-        return Err(format!(
-            "--sm {want} given, but the cubin is for SM{}; drop --sm or pass {}",
-            cubin.sm, cubin.sm
-        ));
-    }
+    let cubin = crate::input::cubin(bytes, want_sm)?;
     let mut out = Vec::new();
     for t in &cubin.texts {
         let name = t.name.strip_prefix(".text.").unwrap_or(&t.name).to_string();

@@ -4,6 +4,7 @@
 mod out;
 mod canonical_cmd;
 mod check_cmd;
+mod input;
 mod lint_cmd;
 mod run_cmd;
 
