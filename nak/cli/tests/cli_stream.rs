@@ -237,3 +237,30 @@ fn asm_output_is_whole_or_untouched() {
         .collect();
     assert!(left.is_empty(), "temporary files left: {left:?}");
 }
+
+/// A stream whose length is not known before it is read (a pipe, or a
+/// file that shrinks while `nak dis` reads it) and that ends inside a word:
+/// the whole words are printed, then an error names the trailing bytes'
+/// offset, and the exit status is 1.
+#[test]
+fn dis_of_a_pipe_ending_inside_a_word_names_the_offset() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nak"))
+        .args(["dis", "--sm", "90", "/dev/stdin"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run nak");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&[0u8; 20])
+        .expect("write");
+    let out = child.wait_with_output().expect("nak ends");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("4 trailing bytes at offset 0x10"), "{err}");
+}
