@@ -10,7 +10,7 @@
 
 use isa_spec::model::Bits;
 use isa_tests::oracle::Oracle;
-use nak::isa::{self, FORMS};
+use nak::isa;
 use std::collections::BTreeMap;
 
 /// Per (op, form id): bits seen ignored on every sample so far, and
@@ -46,11 +46,8 @@ fn sweep_sm(oracle: &Oracle, sm: u32, per_form: usize, seen: &mut BTreeMap<(&str
     let mut what = Vec::new();
     for w in nak::runtime::sample::sample_words(sm, &[], per_form, 0x1b175) {
         let (op, _) = isa::decode(w, sm).expect("sampled words decode");
-        let id = op.form_id(sm).expect("a decoded op has a form");
-        let form = FORMS
-            .iter()
-            .find(|f| f.op == op.name() && f.id == id)
-            .expect("form");
+        let form = isa::form_of(sm, &op).expect("a decoded op has a form");
+        let id = form.id;
         for b in 0..below {
             if form.mask >> b & 1 == 0 {
                 continue;

@@ -226,8 +226,13 @@ pub fn mutate_text(rng: &mut Rng, s: &str) -> String {
     String::from_utf8_lossy(&b).into_owned()
 }
 
-/// The text-IR files the tests and the README use.
-fn ir_texts() -> Vec<String> {
+/// The text-IR files the tests and the README use, read once.
+fn ir_texts() -> &'static [String] {
+    static T: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    T.get_or_init(read_ir_texts)
+}
+
+fn read_ir_texts() -> Vec<String> {
     let ws = crate::oracle::workspace_dir();
     let mut out: Vec<String> = ["nak/cli/tests/data/store_pair.nak"]
         .iter()
@@ -367,6 +372,17 @@ fn copy_dir(src: &Path, dst: &Path) {
     }
 }
 
+/// The TOML files of [`spec_copy`], sorted, listed once.
+fn spec_files() -> &'static [PathBuf] {
+    static F: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
+    F.get_or_init(|| {
+        let mut files = Vec::new();
+        toml_files(spec_copy(), &mut files);
+        files.sort();
+        files
+    })
+}
+
 /// The spec's TOML files under `dir`.
 fn toml_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
@@ -384,9 +400,7 @@ fn toml_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// names a file and line. The file is restored afterwards.
 fn spec_round(rng: &mut Rng, st: &mut Stats) -> Result<(), String> {
     let dir = spec_copy();
-    let mut files = Vec::new();
-    toml_files(dir, &mut files);
-    files.sort();
+    let files = spec_files();
     let f = &files[(rng.next_u64() % files.len() as u64) as usize];
     let orig = std::fs::read_to_string(f).map_err(|e| e.to_string())?;
     let mut lines: Vec<String> = orig.lines().map(str::to_string).collect();

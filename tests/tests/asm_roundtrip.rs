@@ -43,7 +43,7 @@ fn printed_text_assembles_to_the_same_word() {
 /// what went wrong (op, form, SM, word, text and the differing bits).
 fn round_trip(sm: u32, w: u128) -> Result<(), String> {
     let (op, c) = isa::decode(w, sm).expect("sampled word decodes");
-    let form = form_of(sm, &op);
+    let form = isa::form_of(sm, &op).expect("a decoded op has a form");
     let text = op.text(&c, sm, 0);
     let at = format!("SM{sm} {} form {} {w:#034x} `{text}`", op.name(), form.form);
     let line = nak::runtime::asm::tokenize(&text).map_err(|e| format!("{at}: {}", e.message))?;
@@ -55,26 +55,12 @@ fn round_trip(sm: u32, w: u128) -> Result<(), String> {
     }
     let got = op2.encode(sm, &c2).map_err(|e| format!("{at}: {e}"))?;
     let want = form.canonical_word(sm, w);
-    let diff = (got ^ want) & !ctrl_mask(sm);
+    let ctrl = isa::family_of(sm).map_or(0, nak::runtime::control::word_mask);
+    let diff = (got ^ want) & !ctrl;
     if diff != 0 {
         return Err(format!(
             "{at}: assembles to {got:#034x}, not {want:#034x} (bits {diff:#034x} differ)"
         ));
     }
     Ok(())
-}
-
-fn form_of(sm: u32, op: &isa::Op) -> &'static nak::runtime::instr::FormInfo {
-    isa::FORMS
-        .iter()
-        .find(|f| f.op == op.name() && Some(f.id) == op.form_id(sm))
-        .expect("a decoded op has a form")
-}
-
-/// The control bits inside an instruction word, which text does not carry
-/// (only their `.reuse` flags).
-fn ctrl_mask(sm: u32) -> u128 {
-    isa::family_of(sm)
-        .and_then(|f| f.control_in_word())
-        .map_or(0, |(lo, w)| ((1u128 << w) - 1) << lo)
 }

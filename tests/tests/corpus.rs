@@ -44,9 +44,7 @@ fn assembles_to(sm: u32, word: u128, text: &str, addr: u64) -> Assembled {
     let Some(family) = nak::isa::family_of(sm) else {
         return Assembled::Differs(0);
     };
-    let ctrl = family
-        .control_in_word()
-        .map_or(0, |(lo, w)| ((1u128 << w) - 1) << lo);
+    let ctrl = nak::runtime::control::word_mask(family);
     let got = nak::runtime::asm::tokenize(text)
         .ok()
         .and_then(|line| nak::isa::parse(&line, sm, addr).ok())
@@ -58,10 +56,7 @@ fn assembles_to(sm: u32, word: u128, text: &str, addr: u64) -> Assembled {
     if d == 0 {
         return Assembled::Exact;
     }
-    let form = nak::isa::FORMS
-        .iter()
-        .find(|f| f.op == op.name() && Some(f.id) == op.form_id(sm));
-    match form {
+    match nak::isa::form_of(sm, &op) {
         Some(f) if f.hidden_canonical(sm, got) & !ctrl == f.hidden_canonical(sm, word) & !ctrl => {
             Assembled::TextLost
         }

@@ -13,7 +13,7 @@
 
 use isa_tests::expected::List;
 use isa_tests::oracle::{Oracle, address_of};
-use nak::isa::{self, FORMS};
+use nak::isa;
 use std::collections::{BTreeMap, BTreeSet};
 
 fn oracle() -> Option<&'static Oracle> {
@@ -102,10 +102,7 @@ fn sweep(oracle: &Oracle, sm: u32, per_form: usize) -> BTreeMap<(String, String)
     for (i, (w, t)) in words.iter().zip(&theirs).enumerate() {
         let (op, c) = isa::decode(*w, sm).expect("sampled words decode");
         assert_eq!(op.encode(sm, &c), Ok(*w), "re-encode of a sampled word");
-        let form = FORMS
-            .iter()
-            .find(|f| f.op == op.name() && Some(f.id) == op.form_id(sm))
-            .map_or("?", |f| f.form);
+        let form = isa::form_of(sm, &op).map_or("?", |f| f.form);
         let r = per
             .entry((op.name().to_string(), form.to_string()))
             .or_default();
@@ -147,8 +144,5 @@ fn sweep(oracle: &Oracle, sm: u32, per_form: usize) -> BTreeMap<(String, String)
 /// `w` with the bits its form's text does not carry at the assembler's values.
 fn canonical_word(sm: u32, w: u128) -> u128 {
     let (op, _) = isa::decode(w, sm).expect("sampled words decode");
-    FORMS
-        .iter()
-        .find(|f| f.op == op.name() && Some(f.id) == op.form_id(sm))
-        .map_or(w, |f| f.canonical_word(sm, w))
+    isa::form_of(sm, &op).map_or(w, |f| f.canonical_word(sm, w))
 }

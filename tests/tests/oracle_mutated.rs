@@ -93,9 +93,7 @@ fn check_sm(oracle: &Oracle, sm: u32, per_sm: usize) -> Tally {
     // The control bits are neutral: which sources may be `.reuse` depends
     // on the form, and a flip may change the form (the control bits have
     // their own tests).
-    let ctrl = family
-        .control_in_word()
-        .map_or(0, |(lo, w)| ((1u128 << w) - 1) << lo);
+    let ctrl = nak::runtime::control::word_mask(family);
     let neutral = family
         .control_in_word()
         .map_or(0, |(lo, _)| u128::from(family.neutral_control()) << lo);

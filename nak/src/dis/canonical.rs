@@ -7,8 +7,8 @@
 
 use crate::dis::stream::{self, Decoded};
 use crate::isa::{self, family_of};
-use crate::runtime::asm;
 use crate::runtime::instr::FormInfo;
+use crate::runtime::{asm, control};
 
 /// What the round trip text -> word found for one decodable word.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,7 +49,7 @@ pub fn verdict(sm: u32, d: &Decoded) -> Option<Verdict> {
     if (got ^ d.word) & !ctrl == 0 {
         return Some(Verdict::Canonical);
     }
-    let form = form_of(sm, op)?;
+    let form = isa::form_of(sm, op)?;
     let canonical = form.canonical_word(sm, d.word) & !ctrl | d.word & ctrl;
     if (got ^ canonical) & !ctrl == 0 {
         let why = describe(form, d.word, canonical);
@@ -58,28 +58,24 @@ pub fn verdict(sm: u32, d: &Decoded) -> Option<Verdict> {
     // Two encodings with one text (Maxwell's `ATOMS.CAS.64 ..., RZ, RZ`
     // holds RZ in either register field): the assembler writes its own.
     let got = got & !ctrl | d.word & ctrl;
-    match (isa::decode(got, sm), form_of_word(sm, got)) {
-        (Some((op3, c3)), Some(other)) if op3.text(&c3, sm, d.addr) == text => {
-            Some(Verdict::NonCanonical {
-                canonical: got,
-                why: format!(
-                    "`{}`'s form {} prints the same text, and the assembler writes that (bits {} differ)",
-                    other.op,
-                    other.id,
-                    bit_ranges((got ^ d.word) & !ctrl)
-                ),
-            })
-        }
+    let other = isa::decode(got, sm).and_then(|(op3, c3)| {
+        let form = isa::form_of(sm, &op3)?;
+        (op3.text(&c3, sm, d.addr) == text).then_some(form)
+    });
+    match other {
+        Some(other) => Some(Verdict::NonCanonical {
+            canonical: got,
+            why: format!(
+                "`{}`'s form {} prints the same text, and the assembler writes that (bits {} differ)",
+                other.op,
+                other.id,
+                bit_ranges((got ^ d.word) & !ctrl)
+            ),
+        }),
         _ => broken(format!(
             "its text assembles to {got:#034x}, not {canonical:#034x}"
         )),
     }
-}
-
-/// The form a word decodes as, if any.
-fn form_of_word(sm: u32, w: u128) -> Option<&'static FormInfo> {
-    let (op, _) = isa::decode(w, sm)?;
-    form_of(sm, &op)
 }
 
 /// Every word of a raw stream with its verdict (undecodable words left
@@ -149,17 +145,10 @@ fn pext(w: u128, mask: u128) -> u128 {
     out
 }
 
-fn form_of(sm: u32, op: &isa::Op) -> Option<&'static FormInfo> {
-    let id = op.form_id(sm)?;
-    isa::FORMS.iter().find(|f| f.op == op.name() && f.id == id)
-}
-
 /// The control bits inside a word (SM70+), which the text does not carry
 /// but for `.reuse`; the assembler takes them from a `--ctrl` field.
 fn ctrl_mask(sm: u32) -> u128 {
-    family_of(sm)
-        .and_then(|f| f.control_in_word())
-        .map_or(0, |(lo, w)| ((1u128 << w) - 1) << lo)
+    family_of(sm).map_or(0, control::word_mask)
 }
 
 #[cfg(test)]

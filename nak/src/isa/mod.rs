@@ -10,3 +10,9 @@ pub use crate::runtime::encode::Encode;
 pub use crate::runtime::legalize_support::Legalize;
 pub use crate::runtime::mem::MemOp;
 pub use generated::*;
+
+/// The encoding form `op` takes on `sm` (its row of [`FORMS`]).
+pub fn form_of(sm: u32, op: &Op) -> Option<&'static crate::runtime::instr::FormInfo> {
+    let id = op.form_id(sm)?;
+    FORMS.iter().find(|f| f.op == op.name() && f.id == id)
+}

@@ -125,6 +125,14 @@ pub fn from_fields(family: Family, f: &Fields) -> u32 {
     ctrl
 }
 
+/// The control bits inside an instruction word (SM70+); none on families
+/// that keep them in a scheduling word. Text does not carry them.
+pub fn word_mask(family: Family) -> u128 {
+    family
+        .control_in_word()
+        .map_or(0, |(lo, w)| ((1u128 << w) - 1) << lo)
+}
+
 fn get(ctrl: u32, f: Option<(u32, u32)>) -> Option<u32> {
     f.map(|(lo, width)| ctrl >> lo & ((1u32 << width) - 1))
 }
