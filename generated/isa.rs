@@ -2854,9 +2854,12 @@ pub enum MufuFmt {
     F32,
     F16,
     Bf16,
+    F16x2,
+    Bf16x2,
 }
 enum_tables!(
-    MufuFmt, 8, [F32, F16, Bf16], ["f32", "f16", "bf16"], ["", ".F16", ".BF16"], {}
+    MufuFmt, 8, [F32, F16, Bf16, F16x2, Bf16x2], ["f32", "f16", "bf16", "f16x2",
+    "bf16x2"], ["", ".F16", ".BF16", ".F16x2", ".BF16x2"], {}
 );
 /// MUFU function.
 ///
@@ -5316,8 +5319,8 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     (
         "I2I",
         &[
-            50, 52, 53, 60, 61, 62, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-            120, 121,
+            50, 52, 53, 60, 61, 62, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+            110, 120, 121,
         ],
     ),
     ("IABS", &[70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121]),
@@ -5331,7 +5334,10 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ),
     ("IADD32I", &[50, 52, 53, 60, 61, 62]),
     ("ICMP", &[50, 52, 53, 60, 61, 62]),
-    ("IDP", &[70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121]),
+    (
+        "IDP",
+        &[61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121],
+    ),
     ("IGMMA", &[90]),
     (
         "IMAD",
@@ -5344,8 +5350,8 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     (
         "IMNMX",
         &[
-            50, 52, 53, 60, 61, 62, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-            120, 121,
+            50, 52, 53, 60, 61, 62, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+            110, 120, 121,
         ],
     ),
     ("IMUL", &[50, 52, 53, 60, 61, 62]),
@@ -5831,16 +5837,17 @@ define_ops! {
     AtomsCas(OpAtomsCas), AtomsCastP(OpAtomsCastP), AtomsPopcInc(OpAtomsPopcInc),
     AtomsSm50(OpAtomsSm50), B2r(OpB2r), B2rResult(OpB2rResult), B2rWarp(OpB2rWarp),
     BarArv(OpBarArv), BarRed(OpBarRed), BarSync(OpBarSync), Bfe(OpBfe), Bfi(OpBfi),
-    Bgmma(OpBgmma), BgmmaR(OpBgmmaR), Bmma(OpBmma), Bmov(OpBmov), BmovR(OpBmovR),
-    Bmsk(OpBmsk), Bpt(OpBpt), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Break(OpBreak),
-    Brev(OpBrev), Brk(OpBrk), Brx(OpBrx), BrxSm50(OpBrxSm50), Bssy(OpBssy),
-    Bsync(OpBsync), Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs), CallAbsR(OpCallAbsR),
-    CallR(OpCallR), Cctl(OpCctl), CctlAll(OpCctlAll), Cgaerrbar(OpCgaerrbar),
-    Cont(OpCont), Credux(OpCredux), Cs2r(OpCs2r), Cs2r32(OpCs2r32), Cs2rSm50(OpCs2rSm50),
-    Csetp(OpCsetp), Dadd(OpDadd), Depbar(OpDepbar), Dfma(OpDfma), Dmma(OpDmma),
-    Dmnmx(OpDmnmx), Dmul(OpDmul), Dset(OpDset), Dsetp(OpDsetp), Elect(OpElect),
-    ElectU(OpElectU), Endcollective(OpEndcollective), Errbar(OpErrbar), Exit(OpExit),
-    F2f(OpF2f), F2f64(OpF2f64), F2fSm50(OpF2fSm50), F2fp(OpF2fp), F2fpMerge(OpF2fpMerge),
+    Bgmma(OpBgmma), BgmmaR(OpBgmmaR), Bmma(OpBmma), Bmov(OpBmov), BmovClear(OpBmovClear),
+    BmovR(OpBmovR), Bmsk(OpBmsk), Bpt(OpBpt), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr),
+    Break(OpBreak), Brev(OpBrev), Brk(OpBrk), Brx(OpBrx), BrxSm50(OpBrxSm50),
+    Bssy(OpBssy), Bsync(OpBsync), Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs),
+    CallAbsR(OpCallAbsR), CallR(OpCallR), Cctl(OpCctl), CctlAll(OpCctlAll),
+    Cgaerrbar(OpCgaerrbar), Cont(OpCont), Credux(OpCredux), Cs2r(OpCs2r),
+    Cs2r32(OpCs2r32), Cs2rSm50(OpCs2rSm50), Csetp(OpCsetp), Dadd(OpDadd),
+    Depbar(OpDepbar), Dfma(OpDfma), Dmma(OpDmma), Dmnmx(OpDmnmx), Dmul(OpDmul),
+    Dset(OpDset), Dsetp(OpDsetp), Elect(OpElect), ElectU(OpElectU),
+    Endcollective(OpEndcollective), Errbar(OpErrbar), Exit(OpExit), F2f(OpF2f),
+    F2f64(OpF2f64), F2fSm50(OpF2fSm50), F2fp(OpF2fp), F2fpMerge(OpF2fpMerge),
     F2fpPack4(OpF2fpPack4), F2fpPack8(OpF2fpPack8), F2fpUnpack(OpF2fpUnpack),
     F2fpUnpack4(OpF2fpUnpack4), F2fpUnpack8(OpF2fpUnpack8), F2i(OpF2i), F2i64(OpF2i64),
     F2iSm50(OpF2iSm50), F2ip(OpF2ip), Fadd(OpFadd), Fadd2(OpFadd2), Fadd2Imm(OpFadd2Imm),
@@ -6985,11 +6992,11 @@ fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5080000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpMufu, 11 > (w, sm)
+        62) => decode_form:: < OpMufu, 14 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5080000000000000 && matches!(sm, 50) => decode_form::
-        < OpMufu, 12 > (w, sm)
+        < OpMufu, 15 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5088000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -7052,6 +7059,22 @@ fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfffd000000000000 == 0x53f8000000000000 && matches!(sm, 61 | 62) =>
+        decode_form:: < OpIdp4a, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffd000000000000 == 0x53d8000000000000 && matches!(sm, 61 | 62) =>
+        decode_form:: < OpIdp4a, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff9000000000000 == 0x53f9000000000000 && matches!(sm, 61 | 62) =>
+        decode_form:: < OpIdp2a, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff9000000000000 == 0x53d9000000000000 && matches!(sm, 61 | 62) =>
+        decode_form:: < OpIdp2a, 6 > (w, sm)
+    );
     try_form!(
         w & 0xfff8000000000000 == 0x53f0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpBfi, 3 > (w, sm)
@@ -9596,11 +9619,11 @@ fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5080000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpMufu, 11 > (w, sm, at, out)
+        62) => print_form_bundled:: < OpMufu, 14 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5080000000000000 && matches!(sm, 50) =>
-        print_form_bundled:: < OpMufu, 12 > (w, sm, at, out)
+        print_form_bundled:: < OpMufu, 15 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5088000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9663,6 +9686,22 @@ fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     None
 }
 fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfffd000000000000 == 0x53f8000000000000 && matches!(sm, 61 | 62) =>
+        print_form_bundled:: < OpIdp4a, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffd000000000000 == 0x53d8000000000000 && matches!(sm, 61 | 62) =>
+        print_form_bundled:: < OpIdp4a, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff9000000000000 == 0x53f9000000000000 && matches!(sm, 61 | 62) =>
+        print_form_bundled:: < OpIdp2a, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff9000000000000 == 0x53d9000000000000 && matches!(sm, 61 | 62) =>
+        print_form_bundled:: < OpIdp2a, 6 > (w, sm, at, out)
+    );
     try_form!(
         w & 0xfff8000000000000 == 0x53f0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpBfi, 3 > (w, sm, at, out)
@@ -11801,13 +11840,14 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xe46, decode_sm70_arm498),
         (0xe49, decode_sm70_arm499),
         (0xe4b, decode_sm70_arm500),
-        (0xf56, decode_sm70_arm501),
-        (0xf60, decode_sm70_arm502),
-        (0xf63, decode_sm70_arm503),
-        (0xf66, decode_sm70_arm504),
-        (0xf69, decode_sm70_arm505),
-        (0xf6c, decode_sm70_arm506),
-        (0xf6f, decode_sm70_arm507),
+        (0xf55, decode_sm70_arm501),
+        (0xf56, decode_sm70_arm502),
+        (0xf60, decode_sm70_arm503),
+        (0xf63, decode_sm70_arm504),
+        (0xf66, decode_sm70_arm505),
+        (0xf69, decode_sm70_arm506),
+        (0xf6c, decode_sm70_arm507),
+        (0xf6f, decode_sm70_arm508),
         (0xf80, decode_sm70_arm1),
         (0xf81, decode_sm70_arm2),
         (0xf84, decode_sm70_arm3),
@@ -11815,30 +11855,30 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xf86, decode_sm70_arm4),
         (0xf87, decode_sm70_arm3),
         (0xf88, decode_sm70_arm5),
-        (0xf89, decode_sm70_arm508),
+        (0xf89, decode_sm70_arm509),
         (0xf8a, decode_sm70_arm6),
         (0xf8c, decode_sm70_arm7),
-        (0xf90, decode_sm70_arm509),
-        (0xf91, decode_sm70_arm509),
-        (0xf92, decode_sm70_arm509),
-        (0xf93, decode_sm70_arm510),
-        (0xf94, decode_sm70_arm509),
-        (0xf95, decode_sm70_arm511),
-        (0xf96, decode_sm70_arm509),
-        (0xf97, decode_sm70_arm509),
-        (0xf98, decode_sm70_arm509),
-        (0xf99, decode_sm70_arm509),
-        (0xf9a, decode_sm70_arm509),
-        (0xf9b, decode_sm70_arm509),
-        (0xf9c, decode_sm70_arm509),
-        (0xf9d, decode_sm70_arm509),
-        (0xf9e, decode_sm70_arm509),
-        (0xf9f, decode_sm70_arm512),
+        (0xf90, decode_sm70_arm510),
+        (0xf91, decode_sm70_arm510),
+        (0xf92, decode_sm70_arm510),
+        (0xf93, decode_sm70_arm511),
+        (0xf94, decode_sm70_arm510),
+        (0xf95, decode_sm70_arm512),
+        (0xf96, decode_sm70_arm510),
+        (0xf97, decode_sm70_arm510),
+        (0xf98, decode_sm70_arm510),
+        (0xf99, decode_sm70_arm510),
+        (0xf9a, decode_sm70_arm510),
+        (0xf9b, decode_sm70_arm510),
+        (0xf9c, decode_sm70_arm510),
+        (0xf9d, decode_sm70_arm510),
+        (0xf9e, decode_sm70_arm510),
+        (0xf9f, decode_sm70_arm513),
         (0xfa3, decode_sm70_arm8),
         (0xfa7, decode_sm70_arm9),
         (0xfa8, decode_sm70_arm6),
         (0xfaa, decode_sm70_arm10),
-        (0xfae, decode_sm70_arm513),
+        (0xfae, decode_sm70_arm514),
         (0xfb0, decode_sm70_arm11),
         (0xfb1, decode_sm70_arm12),
         (0xfbd, decode_sm70_arm13),
@@ -12303,8 +12343,9 @@ fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
         | 121) => decode_form:: < OpImnmx64, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: < OpImnmx, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x217 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: < OpImnmx, 0 > (w,
+        sm)
     );
     None
 }
@@ -12413,8 +12454,8 @@ fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80004000000000000000fff == 0x227 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: <
+        w & 0x80004000000000000000fff == 0x227 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: <
         OpImadHi, 0 > (w, sm)
     );
     None
@@ -12637,8 +12678,8 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x238 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: <
+        w & 0x80000000000000000000fff == 0x238 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: <
         OpI2iSat, 0 > (w, sm)
     );
     None
@@ -13212,12 +13253,16 @@ fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80100000000000000000fff == 0x308 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => decode_form:: < OpMufu, 7 > (w, sm)
+        w & 0x80100000000000000000fff == 0x308 && matches!(sm, 90 | 100 | 101 | 107 | 110
+        | 120 | 121) => decode_form:: < OpMufu, 7 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x308 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpMufu, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x308 && matches!(sm, 103) => decode_form:: <
+        OpMufu, 11 > (w, sm)
     );
     try_form!(
         w & 0xfff == 0x308 && matches!(sm, 70 | 72) => return decode_form:: < OpMufu, 0 >
@@ -14266,8 +14311,8 @@ fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80004000000000000000fff == 0x627 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
+        w & 0x80004000000000000000fff == 0x627 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
     );
     None
 }
@@ -14616,8 +14661,9 @@ fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
         | 121) => decode_form:: < OpImnmx64, 1 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: < OpImnmx, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x817 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: < OpImnmx, 1 > (w,
+        sm)
     );
     None
 }
@@ -14709,8 +14755,8 @@ fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80004000000000000000fff == 0x827 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: <
+        w & 0x80004000000000000000fff == 0x827 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: <
         OpImadHi, 1 > (w, sm)
     );
     None
@@ -14843,8 +14889,8 @@ fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: <
+        w & 0x80000000000000000000fff == 0x838 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: <
         OpI2iSat, 1 > (w, sm)
     );
     None
@@ -15352,12 +15398,16 @@ fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80100000000000000000fff == 0x908 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => decode_form:: < OpMufu, 8 > (w, sm)
+        w & 0x80100000000000000000fff == 0x908 && matches!(sm, 90 | 100 | 101 | 107 | 110
+        | 120 | 121) => decode_form:: < OpMufu, 8 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x908 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpMufu, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x908 && matches!(sm, 103) => decode_form:: <
+        OpMufu, 12 > (w, sm)
     );
     try_form!(
         w & 0xfff == 0x908 && matches!(sm, 70 | 72) => return decode_form:: < OpMufu, 1 >
@@ -16562,8 +16612,8 @@ fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90) => return decode_form:: < OpImnmx, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa17 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
@@ -16653,8 +16703,8 @@ fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80004000000000000000fff == 0xa27 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
+        w & 0x80004000000000000000fff == 0xa27 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
@@ -16722,8 +16772,8 @@ fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90) => return decode_form:: < OpI2iSat, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa38 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90) => return decode_form:: < OpI2iSat, 2 > (w, sm)
     );
     None
 }
@@ -17620,11 +17670,15 @@ fn decode_sm70_arm463(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm464(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000d08 && matches!(sm, 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpMufu, 10 > (w, sm)
+        100 | 101 | 107 | 110 | 120 | 121) => decode_form:: < OpMufu, 10 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d08 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89) => return decode_form:: < OpMufu, 6 > (w, sm)
+        80 | 86 | 87 | 88 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d08 && matches!(sm, 103)
+        => return decode_form:: < OpMufu, 13 > (w, sm)
     );
     None
 }
@@ -18004,13 +18058,21 @@ fn decode_sm70_arm500(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm501(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x81000000000000030000fff == 0x1000000000000000000f55 && matches!(sm, 80 | 86
+        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        decode_form:: < OpBmovClear, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm502(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0x80000000000000030000fff == 0xf56 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
         decode_form:: < OpBmov, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm502(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm503(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f60 && matches!(sm, 120 |
         121) => decode_form:: < OpTexUr, 2 > (w, sm)
@@ -18025,7 +18087,7 @@ fn decode_sm70_arm502(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm503(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm504(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f63 && matches!(sm, 120 |
         121) => decode_form:: < OpTld4Ur, 2 > (w, sm)
@@ -18040,7 +18102,7 @@ fn decode_sm70_arm503(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm504(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm505(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f66 && matches!(sm, 120 |
         121) => decode_form:: < OpTldUr, 2 > (w, sm)
@@ -18055,7 +18117,7 @@ fn decode_sm70_arm504(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm505(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm506(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpTmmlUr, 0 > (w, sm)
@@ -18066,7 +18128,7 @@ fn decode_sm70_arm505(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm506(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm507(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f6c && matches!(sm, 120 |
         121) => decode_form:: < OpTxdUr, 2 > (w, sm)
@@ -18081,7 +18143,7 @@ fn decode_sm70_arm506(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm507(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm508(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpTxqUr, 0 > (w, sm)
@@ -18092,7 +18154,7 @@ fn decode_sm70_arm507(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm508(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm509(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpShfl, 3 > (w,
@@ -18104,7 +18166,7 @@ fn decode_sm70_arm508(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm509(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm510(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpSuld, 4 > (w, sm)
@@ -18171,7 +18233,7 @@ fn decode_sm70_arm509(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm510(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm511(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f93 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpSuatom, 2 > (w, sm)
@@ -18254,7 +18316,7 @@ fn decode_sm70_arm510(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm511(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm512(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f95 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpSuatomCas, 3 > (w, sm)
@@ -18341,7 +18403,7 @@ fn decode_sm70_arm511(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm512(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm513(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpSured, 2 > (w, sm)
@@ -18424,7 +18486,7 @@ fn decode_sm70_arm512(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm513(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm514(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000400000000000000fff == 0x80000400000000000000fae && matches!(sm, 80 |
         86 | 87 | 88 | 89) => decode_form:: < OpLdgsts, 0 > (w, sm)
@@ -19072,13 +19134,14 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xe46, print_sm70_arm498),
         (0xe49, print_sm70_arm499),
         (0xe4b, print_sm70_arm500),
-        (0xf56, print_sm70_arm501),
-        (0xf60, print_sm70_arm502),
-        (0xf63, print_sm70_arm503),
-        (0xf66, print_sm70_arm504),
-        (0xf69, print_sm70_arm505),
-        (0xf6c, print_sm70_arm506),
-        (0xf6f, print_sm70_arm507),
+        (0xf55, print_sm70_arm501),
+        (0xf56, print_sm70_arm502),
+        (0xf60, print_sm70_arm503),
+        (0xf63, print_sm70_arm504),
+        (0xf66, print_sm70_arm505),
+        (0xf69, print_sm70_arm506),
+        (0xf6c, print_sm70_arm507),
+        (0xf6f, print_sm70_arm508),
         (0xf80, print_sm70_arm1),
         (0xf81, print_sm70_arm2),
         (0xf84, print_sm70_arm3),
@@ -19086,30 +19149,30 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xf86, print_sm70_arm4),
         (0xf87, print_sm70_arm3),
         (0xf88, print_sm70_arm5),
-        (0xf89, print_sm70_arm508),
+        (0xf89, print_sm70_arm509),
         (0xf8a, print_sm70_arm6),
         (0xf8c, print_sm70_arm7),
-        (0xf90, print_sm70_arm509),
-        (0xf91, print_sm70_arm509),
-        (0xf92, print_sm70_arm509),
-        (0xf93, print_sm70_arm510),
-        (0xf94, print_sm70_arm509),
-        (0xf95, print_sm70_arm511),
-        (0xf96, print_sm70_arm509),
-        (0xf97, print_sm70_arm509),
-        (0xf98, print_sm70_arm509),
-        (0xf99, print_sm70_arm509),
-        (0xf9a, print_sm70_arm509),
-        (0xf9b, print_sm70_arm509),
-        (0xf9c, print_sm70_arm509),
-        (0xf9d, print_sm70_arm509),
-        (0xf9e, print_sm70_arm509),
-        (0xf9f, print_sm70_arm512),
+        (0xf90, print_sm70_arm510),
+        (0xf91, print_sm70_arm510),
+        (0xf92, print_sm70_arm510),
+        (0xf93, print_sm70_arm511),
+        (0xf94, print_sm70_arm510),
+        (0xf95, print_sm70_arm512),
+        (0xf96, print_sm70_arm510),
+        (0xf97, print_sm70_arm510),
+        (0xf98, print_sm70_arm510),
+        (0xf99, print_sm70_arm510),
+        (0xf9a, print_sm70_arm510),
+        (0xf9b, print_sm70_arm510),
+        (0xf9c, print_sm70_arm510),
+        (0xf9d, print_sm70_arm510),
+        (0xf9e, print_sm70_arm510),
+        (0xf9f, print_sm70_arm513),
         (0xfa3, print_sm70_arm8),
         (0xfa7, print_sm70_arm9),
         (0xfa8, print_sm70_arm6),
         (0xfaa, print_sm70_arm10),
-        (0xfae, print_sm70_arm513),
+        (0xfae, print_sm70_arm514),
         (0xfb0, print_sm70_arm11),
         (0xfb1, print_sm70_arm12),
         (0xfbd, print_sm70_arm13),
@@ -19586,9 +19649,9 @@ fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         | 121) => print_form:: < OpImnmx64, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90 | 100 | 101 | 103 | 110) => return print_form:: < OpImnmx, 0 > (w, sm,
-        at, out)
+        w & 0x80000000000000000000fff == 0x217 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: < OpImnmx, 0 > (w,
+        sm, at, out)
     );
     None
 }
@@ -19697,8 +19760,8 @@ fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80004000000000000000fff == 0x227 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return print_form:: <
+        w & 0x80004000000000000000fff == 0x227 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return print_form:: <
         OpImadHi, 0 > (w, sm, at, out)
     );
     None
@@ -19922,8 +19985,8 @@ fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x238 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return print_form:: <
+        w & 0x80000000000000000000fff == 0x238 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return print_form:: <
         OpI2iSat, 0 > (w, sm, at, out)
     );
     None
@@ -20517,12 +20580,16 @@ fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80100000000000000000fff == 0x308 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => print_form:: < OpMufu, 7 > (w, sm, at, out)
+        w & 0x80100000000000000000fff == 0x308 && matches!(sm, 90 | 100 | 101 | 107 | 110
+        | 120 | 121) => print_form:: < OpMufu, 7 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x308 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89) => print_form:: < OpMufu, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x308 && matches!(sm, 103) => print_form:: <
+        OpMufu, 11 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff == 0x308 && matches!(sm, 70 | 72) => return print_form:: < OpMufu, 0 >
@@ -21583,8 +21650,8 @@ fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80004000000000000000fff == 0x627 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at, out)
+        w & 0x80004000000000000000fff == 0x627 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at, out)
     );
     None
 }
@@ -21934,9 +22001,9 @@ fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         | 121) => print_form:: < OpImnmx64, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90 | 100 | 101 | 103 | 110) => return print_form:: < OpImnmx, 1 > (w, sm,
-        at, out)
+        w & 0x80000000000000000000fff == 0x817 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: < OpImnmx, 1 > (w,
+        sm, at, out)
     );
     None
 }
@@ -22029,8 +22096,8 @@ fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80004000000000000000fff == 0x827 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return print_form:: <
+        w & 0x80004000000000000000fff == 0x827 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return print_form:: <
         OpImadHi, 1 > (w, sm, at, out)
     );
     None
@@ -22163,8 +22230,8 @@ fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return print_form:: <
+        w & 0x80000000000000000000fff == 0x838 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return print_form:: <
         OpI2iSat, 1 > (w, sm, at, out)
     );
     None
@@ -22694,12 +22761,16 @@ fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80100000000000000000fff == 0x908 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => print_form:: < OpMufu, 8 > (w, sm, at, out)
+        w & 0x80100000000000000000fff == 0x908 && matches!(sm, 90 | 100 | 101 | 107 | 110
+        | 120 | 121) => print_form:: < OpMufu, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x908 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89) => print_form:: < OpMufu, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x908 && matches!(sm, 103) => print_form:: <
+        OpMufu, 12 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff == 0x908 && matches!(sm, 70 | 72) => return print_form:: < OpMufu, 1 >
@@ -23925,8 +23996,8 @@ fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa17 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
@@ -24018,8 +24089,8 @@ fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80004000000000000000fff == 0xa27 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at, out)
+        w & 0x80004000000000000000fff == 0xa27 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at, out)
     );
     None
 }
@@ -24087,8 +24158,8 @@ fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90) => return print_form:: < OpI2iSat, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa38 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
+        88 | 89 | 90) => return print_form:: < OpI2iSat, 2 > (w, sm, at, out)
     );
     None
 }
@@ -24993,12 +25064,16 @@ fn print_sm70_arm463(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 fn print_sm70_arm464(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000d08 && matches!(sm, 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpMufu, 10 > (w, sm,
-        at, out)
+        100 | 101 | 107 | 110 | 120 | 121) => print_form:: < OpMufu, 10 > (w, sm, at,
+        out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d08 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89) => return print_form:: < OpMufu, 6 > (w, sm, at, out)
+        80 | 86 | 87 | 88 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d08 && matches!(sm, 103)
+        => return print_form:: < OpMufu, 13 > (w, sm, at, out)
     );
     None
 }
@@ -25378,13 +25453,21 @@ fn print_sm70_arm500(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm501(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x81000000000000030000fff == 0x1000000000000000000f55 && matches!(sm, 80 | 86
+        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        print_form:: < OpBmovClear, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm502(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0x80000000000000030000fff == 0xf56 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
         print_form:: < OpBmov, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm502(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm503(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f60 && matches!(sm, 120 |
         121) => print_form:: < OpTexUr, 2 > (w, sm, at, out)
@@ -25399,7 +25482,7 @@ fn print_sm70_arm502(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm503(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm504(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f63 && matches!(sm, 120 |
         121) => print_form:: < OpTld4Ur, 2 > (w, sm, at, out)
@@ -25414,7 +25497,7 @@ fn print_sm70_arm503(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm504(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm505(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f66 && matches!(sm, 120 |
         121) => print_form:: < OpTldUr, 2 > (w, sm, at, out)
@@ -25429,7 +25512,7 @@ fn print_sm70_arm504(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm505(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm506(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpTmmlUr, 0 > (w, sm, at, out)
@@ -25441,7 +25524,7 @@ fn print_sm70_arm505(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm506(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm507(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f6c && matches!(sm, 120 |
         121) => print_form:: < OpTxdUr, 2 > (w, sm, at, out)
@@ -25456,7 +25539,7 @@ fn print_sm70_arm506(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm507(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm508(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpTxqUr, 0 > (w, sm, at, out)
@@ -25468,7 +25551,7 @@ fn print_sm70_arm507(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm508(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm509(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpShfl, 3 > (w,
@@ -25480,7 +25563,7 @@ fn print_sm70_arm508(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm509(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm510(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpSuld, 4 > (w, sm, at, out)
@@ -25547,7 +25630,7 @@ fn print_sm70_arm509(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm510(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm511(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f93 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpSuatom, 2 > (w, sm, at, out)
@@ -25630,7 +25713,7 @@ fn print_sm70_arm510(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm511(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm512(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f95 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpSuatomCas, 3 > (w, sm, at, out)
@@ -25717,7 +25800,7 @@ fn print_sm70_arm511(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm512(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm513(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpSured, 2 > (w, sm, at, out)
@@ -25800,7 +25883,7 @@ fn print_sm70_arm512(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm513(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm514(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000400000000000000fff == 0x80000400000000000000fae && matches!(sm, 80 |
         86 | 87 | 88 | 89) => print_form:: < OpLdgsts, 0 > (w, sm, at, out)
@@ -26333,6 +26416,11 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "bmov", "fixed", 3, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
         107, 110, 120, 121], 0x80000000000000030000fff, 0xf56,
+        0x1fff7efffffffffffffc0f00000, 0, [BAR]
+    ),
+    form_info!(
+        "bmov_clear", "fixed", 0, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
+        120, 121], 0x81000000000000030000fff, 0x1000000000000000000f55,
         0x1fff7efffffffffffffc0f00000, 0, [BAR]
     ),
     form_info!(
@@ -28908,17 +28996,17 @@ pub const FORMS: &[FormInfo] = &[
         0x4ce0000000000000, 0x159800000c000, 0, [CBUF]
     ),
     form_info!(
-        "i2i_sat", "rrr", 0, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x238, 0x1fff7ffcfffffffff00ff000000, 0,
-        [GPR]
+        "i2i_sat", "rrr", 0, Sm70, [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121], 0x80000000000000000000fff, 0x238, 0x1fff7ffcfffffffff00ff000000,
+        0, [GPR]
     ),
     form_info!(
-        "i2i_sat", "rir", 1, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x838, 0x1fff7ffcfff00000000ff000000, 0,
-        [IMM]
+        "i2i_sat", "rir", 1, Sm70, [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121], 0x80000000000000000000fff, 0x838, 0x1fff7ffcfff00000000ff000000,
+        0, [IMM]
     ),
     form_info!(
-        "i2i_sat", "rcr", 2, Sm70, [75, 80, 86, 87, 88, 89, 90],
+        "i2i_sat", "rcr", 2, Sm70, [72, 75, 80, 86, 87, 88, 89, 90],
         0x80000000000000000000fff, 0xa38, 0x1fff7ffcffff80000ffff000000, 0, [CBUF]
     ),
     form_info!(
@@ -29216,6 +29304,14 @@ pub const FORMS: &[FormInfo] = &[
         0x10000000000000000a26, 0x1ffffffc900f80000ff00000000, 0, [GPR, CBUF, GPR]
     ),
     form_info!(
+        "idp2a", "r", 5, Sm50, [61, 62], 0xfff9000000000000, 0x53f9000000000000,
+        0x7ff0000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "idp2a", "c", 6, Sm50, [61, 62], 0xfff9000000000000, 0x53d9000000000000, 0, 0,
+        [GPR, CBUF, GPR]
+    ),
+    form_info!(
         "idp4a", "rrr", 0, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
         120, 121], 0x80030000000000000000fff, 0x226, 0x1fff7ffc100ffffff0000000000, 0,
         [GPR, GPR, GPR]
@@ -29236,6 +29332,14 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "idp4a", "rcr", 4, Sm70, [70, 72], 0x30000000000000000fff, 0xa26,
         0x1ffffffc900f80000ff00000000, 0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "idp4a", "r", 5, Sm50, [61, 62], 0xfffd000000000000, 0x53f8000000000000,
+        0x7ff0000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "idp4a", "c", 6, Sm50, [61, 62], 0xfffd000000000000, 0x53d8000000000000, 0, 0,
+        [GPR, CBUF, GPR]
     ),
     form_info!(
         "igmma", "fixed", 0, Sm70, [90], 0x80002000000000000000fff,
@@ -29292,17 +29396,17 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff7ffe9007fffff0000000000, 0x78e00000000000000000000, [GPR, GPR, UGPR]
     ),
     form_info!(
-        "imad_hi", "rrr", 0, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80004000000000000000fff, 0x227, 0x1fff7f1f100ffffff0000000000,
+        "imad_hi", "rrr", 0, Sm70, [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121], 0x80004000000000000000fff, 0x227, 0x1fff7f1f100ffffff0000000000,
         0x78000000000000000000000, [GPR, GPR, GPR]
     ),
     form_info!(
-        "imad_hi", "rir", 1, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80004000000000000000fff, 0x827, 0x1fff7f1f1000000000000000000,
+        "imad_hi", "rir", 1, Sm70, [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121], 0x80004000000000000000fff, 0x827, 0x1fff7f1f1000000000000000000,
         0x78000000000000000000000, [GPR, IMM, GPR]
     ),
     form_info!(
-        "imad_hi", "rcr", 2, Sm70, [75, 80, 86, 87, 88, 89, 90],
+        "imad_hi", "rcr", 2, Sm70, [72, 75, 80, 86, 87, 88, 89, 90],
         0x80004000000000000000fff, 0xa27, 0x1fff7f1f100f80000ff00000000,
         0x78000000000000000000000, [GPR, CBUF, GPR]
     ),
@@ -29312,7 +29416,7 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff7f1f100ffffff0000000000, 0x78000000000000000000000, [GPR, UGPR, GPR]
     ),
     form_info!(
-        "imad_hi", "rrc", 4, Sm70, [75, 80, 86, 87, 88, 89, 90],
+        "imad_hi", "rrc", 4, Sm70, [72, 75, 80, 86, 87, 88, 89, 90],
         0x80004000000000000000fff, 0x627, 0x1fff7f1f900780000ff00000000,
         0x78000000000000000000000, [GPR, GPR, CBUF]
     ),
@@ -29486,18 +29590,19 @@ pub const FORMS: &[FormInfo] = &[
         0x1000000000000000237, 0x1fff0030000fffc000000000000, 0, [GPR, GPR, GPR, GPR]
     ),
     form_info!(
-        "imnmx", "rrr", 0, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110],
+        "imnmx", "rrr", 0, Sm70, [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110],
         0x80000000000000000000fff, 0x217, 0x1fff07ffdffffffff0000000000, 0, [GPR, GPR,
         PRED, NONE]
     ),
     form_info!(
-        "imnmx", "rir", 1, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110],
+        "imnmx", "rir", 1, Sm70, [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110],
         0x80000000000000000000fff, 0x817, 0x1fff07ffdff0000000000000000, 0, [GPR, IMM,
         PRED, NONE]
     ),
     form_info!(
-        "imnmx", "rcr", 2, Sm70, [75, 80, 86, 87, 88, 89, 90], 0x80000000000000000000fff,
-        0xa17, 0x1fff07ffdfff80000ff00000000, 0, [GPR, CBUF, PRED, NONE]
+        "imnmx", "rcr", 2, Sm70, [72, 75, 80, 86, 87, 88, 89, 90],
+        0x80000000000000000000fff, 0xa17, 0x1fff07ffdfff80000ff00000000, 0, [GPR, CBUF,
+        PRED, NONE]
     ),
     form_info!(
         "imnmx", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110],
@@ -30228,7 +30333,7 @@ pub const FORMS: &[FormInfo] = &[
         0x24000000000000000000)], 0, 0x3000000000000000, 0)
     ),
     form_info!(
-        "mufu", "rrr", 7, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
+        "mufu", "rrr", 7, Sm70, [90, 100, 101, 107, 110, 120, 121],
         0x80100000000000000000fff, 0x308, 0x1fff7fe00ff0fffff00ff000000, 0, [GPR]; (90..=
         121, [(0xff000000000000000000, 0), (0xff000000000000000000,
         0x4000000000000000000), (0xff000000000000000000, 0x8000000000000000000),
@@ -30239,7 +30344,7 @@ pub const FORMS: &[FormInfo] = &[
         (0xff000000000000000000, 0x24000000000000000000)], 0, 0x3000000000000000, 0)
     ),
     form_info!(
-        "mufu", "rir", 8, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
+        "mufu", "rir", 8, Sm70, [90, 100, 101, 107, 110, 120, 121],
         0x80100000000000000000fff, 0x908, 0x1fff7fe00ff00000000ff000000, 0, [IMM]; (90..=
         121, [(0xff000000000000000000, 0x1000000000000000000), (0xff000000000000000000,
         0x2000000000000000000), (0xff000000000000000000, 0x5000000000000000000),
@@ -30314,7 +30419,7 @@ pub const FORMS: &[FormInfo] = &[
         0x3000000000000000, 0)
     ),
     form_info!(
-        "mufu", "rur", 10, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
+        "mufu", "rur", 10, Sm70, [90, 100, 101, 107, 110, 120, 121],
         0x80100000000000000000fff, 0x80000000000000000000d08,
         0x1fff7fe00ff0fffff00ff000000, 0, [UGPR]; (90..= 121, [(0xff000000000000000000,
         0), (0xff000000000000000000, 0x4000000000000000000), (0xff000000000000000000,
@@ -30326,11 +30431,180 @@ pub const FORMS: &[FormInfo] = &[
         0x3000000000000000, 0)
     ),
     form_info!(
-        "mufu", "fixed", 11, Sm50, [52, 53, 60, 61, 62], 0xfff8000000000000,
+        "mufu", "rrr", 11, Sm70, [103], 0x80000000000000000000fff, 0x308,
+        0x1fff7fe00ff0fffff00ff000000, 0, [GPR]; (103..= 103, [(0x1ff000000000000000000,
+        0), (0x1ff000000000000000000, 0x3000000000000000000), (0x1ff000000000000000000,
+        0x100000000000000000000), (0x1ff000000000000000000, 0x4000000000000000000),
+        (0x1ff000000000000000000, 0x7000000000000000000), (0x1ff000000000000000000,
+        0x104000000000000000000), (0x1ff000000000000000000, 0x8000000000000000000),
+        (0x1ff000000000000000000, 0xb000000000000000000), (0x1ff000000000000000000,
+        0x108000000000000000000), (0x1ff000000000000000000, 0xc000000000000000000),
+        (0x1ff000000000000000000, 0xf000000000000000000), (0x1ff000000000000000000,
+        0x10c000000000000000000), (0x1ff000000000000000000, 0x10000000000000000000),
+        (0x1ff000000000000000000, 0x13000000000000000000), (0x1ff000000000000000000,
+        0x110000000000000000000), (0x1ff000000000000000000, 0x14000000000000000000),
+        (0x1ff000000000000000000, 0x17000000000000000000), (0x1ff000000000000000000,
+        0x114000000000000000000), (0x1ff000000000000000000, 0x18000000000000000000),
+        (0x1ff000000000000000000, 0x1b000000000000000000), (0x1ff000000000000000000,
+        0x118000000000000000000), (0x1ff000000000000000000, 0x1c000000000000000000),
+        (0x1ff000000000000000000, 0x1f000000000000000000), (0x1ff000000000000000000,
+        0x11c000000000000000000), (0x1ff000000000000000000, 0x20000000000000000000),
+        (0x1ff000000000000000000, 0x23000000000000000000), (0x1ff000000000000000000,
+        0x120000000000000000000), (0x1ff000000000000000000, 0x24000000000000000000),
+        (0x1ff000000000000000000, 0x27000000000000000000), (0x1ff000000000000000000,
+        0x124000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "mufu", "rir", 12, Sm70, [103], 0x80000000000000000000fff, 0x908,
+        0x1fff7fe00ff00000000ff000000, 0, [IMM]; (103..= 103, [(0x1ff000000000000000000,
+        0x1000000000000000000), (0x1ff000000000000000000, 0x2000000000000000000),
+        (0x1ff000000000000000000, 0x5000000000000000000), (0x1ff000000000000000000,
+        0x6000000000000000000), (0x1ff000000000000000000, 0x9000000000000000000),
+        (0x1ff000000000000000000, 0xa000000000000000000), (0x1ff000000000000000000,
+        0xd000000000000000000), (0x1ff000000000000000000, 0xe000000000000000000),
+        (0x1ff000000000000000000, 0x11000000000000000000), (0x1ff000000000000000000,
+        0x12000000000000000000), (0x1ff000000000000000000, 0x15000000000000000000),
+        (0x1ff000000000000000000, 0x16000000000000000000), (0x1ff000000000000000000,
+        0x19000000000000000000), (0x1ff000000000000000000, 0x1a000000000000000000),
+        (0x1ff000000000000000000, 0x1d000000000000000000), (0x1ff000000000000000000,
+        0x1e000000000000000000), (0x1ff000000000000000000, 0x21000000000000000000),
+        (0x1ff000000000000000000, 0x22000000000000000000), (0x1ff000000000000000000,
+        0x25000000000000000000), (0x1ff000000000000000000, 0x26000000000000000000)], 0,
+        0xffff000000000000, 0), (103..= 103, [(0x1ff007fc0000000000000,
+        0x7fc0000000000000), (0x1ff007fc0000000000000, 0x4007fc0000000000000),
+        (0x1ff007fc0000000000000, 0x8007fc0000000000000), (0x1ff007fc0000000000000,
+        0xc007fc0000000000000), (0x1ff007fc0000000000000, 0x10007fc0000000000000),
+        (0x1ff007fc0000000000000, 0x14007fc0000000000000), (0x1ff007fc0000000000000,
+        0x20007fc0000000000000), (0x1ff007fc0000000000000, 0x24007fc0000000000000)], 0,
+        0x3fffff00000000, 0x3fffff00000000), (103..= 103, [(0x1ff007fc0000000000000,
+        0x7f80000000000000), (0x1ff007fc0000000000000, 0x4007f80000000000000),
+        (0x1ff007fc0000000000000, 0x8007f80000000000000), (0x1ff007fc0000000000000,
+        0xc007f80000000000000), (0x1ff007fc0000000000000, 0x10007f80000000000000),
+        (0x1ff007fc0000000000000, 0x14007f80000000000000), (0x1ff007fc0000000000000,
+        0x20007f80000000000000), (0x1ff007fc0000000000000, 0x24007f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (103..= 103,
+        [(0x1ff0000007e0000000000, 0x10000007e0000000000), (0x1ff0000007e0000000000,
+        0x30000007e0000000000), (0x1ff0000007e0000000000, 0x50000007e0000000000),
+        (0x1ff0000007e0000000000, 0x70000007e0000000000), (0x1ff0000007e0000000000,
+        0x90000007e0000000000), (0x1ff0000007e0000000000, 0xb0000007e0000000000),
+        (0x1ff0000007e0000000000, 0xd0000007e0000000000), (0x1ff0000007e0000000000,
+        0xf0000007e0000000000), (0x1ff0000007e0000000000, 0x110000007e0000000000),
+        (0x1ff0000007e0000000000, 0x130000007e0000000000), (0x1ff0000007e0000000000,
+        0x150000007e0000000000), (0x1ff0000007e0000000000, 0x170000007e0000000000),
+        (0x1ff0000007e0000000000, 0x190000007e0000000000), (0x1ff0000007e0000000000,
+        0x1b0000007e0000000000), (0x1ff0000007e0000000000, 0x1d0000007e0000000000),
+        (0x1ff0000007e0000000000, 0x1f0000007e0000000000), (0x1ff0000007e0000000000,
+        0x210000007e0000000000), (0x1ff0000007e0000000000, 0x230000007e0000000000),
+        (0x1ff0000007e0000000000, 0x250000007e0000000000), (0x1ff0000007e0000000000,
+        0x270000007e0000000000)], 0, 0x1ff00000000, 0x1ff00000000), (103..= 103,
+        [(0x1ff0000007e0000000000, 0x10000007c0000000000), (0x1ff0000007e0000000000,
+        0x30000007c0000000000), (0x1ff0000007e0000000000, 0x50000007c0000000000),
+        (0x1ff0000007e0000000000, 0x70000007c0000000000), (0x1ff0000007e0000000000,
+        0x90000007c0000000000), (0x1ff0000007e0000000000, 0xb0000007c0000000000),
+        (0x1ff0000007e0000000000, 0xd0000007c0000000000), (0x1ff0000007e0000000000,
+        0xf0000007c0000000000), (0x1ff0000007e0000000000, 0x110000007c0000000000),
+        (0x1ff0000007e0000000000, 0x130000007c0000000000), (0x1ff0000007e0000000000,
+        0x150000007c0000000000), (0x1ff0000007e0000000000, 0x170000007c0000000000),
+        (0x1ff0000007e0000000000, 0x190000007c0000000000), (0x1ff0000007e0000000000,
+        0x1b0000007c0000000000), (0x1ff0000007e0000000000, 0x1d0000007c0000000000),
+        (0x1ff0000007e0000000000, 0x1f0000007c0000000000), (0x1ff0000007e0000000000,
+        0x210000007c0000000000), (0x1ff0000007e0000000000, 0x230000007c0000000000),
+        (0x1ff0000007e0000000000, 0x250000007c0000000000), (0x1ff0000007e0000000000,
+        0x270000007c0000000000)], 0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (103..=
+        103, [(0x1ff0000007fc000000000, 0x20000007fc000000000), (0x1ff0000007fc000000000,
+        0x1000000007fc000000000), (0x1ff0000007fc000000000, 0x60000007fc000000000),
+        (0x1ff0000007fc000000000, 0x1040000007fc000000000), (0x1ff0000007fc000000000,
+        0xa0000007fc000000000), (0x1ff0000007fc000000000, 0x1080000007fc000000000),
+        (0x1ff0000007fc000000000, 0xe0000007fc000000000), (0x1ff0000007fc000000000,
+        0x10c0000007fc000000000), (0x1ff0000007fc000000000, 0x120000007fc000000000),
+        (0x1ff0000007fc000000000, 0x1100000007fc000000000), (0x1ff0000007fc000000000,
+        0x160000007fc000000000), (0x1ff0000007fc000000000, 0x1140000007fc000000000),
+        (0x1ff0000007fc000000000, 0x1a0000007fc000000000), (0x1ff0000007fc000000000,
+        0x1180000007fc000000000), (0x1ff0000007fc000000000, 0x1e0000007fc000000000),
+        (0x1ff0000007fc000000000, 0x11c0000007fc000000000), (0x1ff0000007fc000000000,
+        0x220000007fc000000000), (0x1ff0000007fc000000000, 0x1200000007fc000000000),
+        (0x1ff0000007fc000000000, 0x260000007fc000000000), (0x1ff0000007fc000000000,
+        0x1240000007fc000000000)], 0, 0x3f00000000, 0x3f00000000), (103..= 103,
+        [(0x1ff0000007fc000000000, 0x20000007f8000000000), (0x1ff0000007fc000000000,
+        0x1000000007f8000000000), (0x1ff0000007fc000000000, 0x60000007f8000000000),
+        (0x1ff0000007fc000000000, 0x1040000007f8000000000), (0x1ff0000007fc000000000,
+        0xa0000007f8000000000), (0x1ff0000007fc000000000, 0x1080000007f8000000000),
+        (0x1ff0000007fc000000000, 0xe0000007f8000000000), (0x1ff0000007fc000000000,
+        0x10c0000007f8000000000), (0x1ff0000007fc000000000, 0x120000007f8000000000),
+        (0x1ff0000007fc000000000, 0x1100000007f8000000000), (0x1ff0000007fc000000000,
+        0x160000007f8000000000), (0x1ff0000007fc000000000, 0x1140000007f8000000000),
+        (0x1ff0000007fc000000000, 0x1a0000007f8000000000), (0x1ff0000007fc000000000,
+        0x1180000007f8000000000), (0x1ff0000007fc000000000, 0x1e0000007f8000000000),
+        (0x1ff0000007fc000000000, 0x11c0000007f8000000000), (0x1ff0000007fc000000000,
+        0x220000007f8000000000), (0x1ff0000007fc000000000, 0x1200000007f8000000000),
+        (0x1ff0000007fc000000000, 0x260000007f8000000000), (0x1ff0000007fc000000000,
+        0x1240000007f8000000000)], 0x3f00000000, 0x3f00000000, 0x3f00000000), (103..=
+        103, [(0x1ff007e00000000000000, 0x3007e00000000000000), (0x1ff007e00000000000000,
+        0x7007e00000000000000), (0x1ff007e00000000000000, 0xb007e00000000000000),
+        (0x1ff007e00000000000000, 0xf007e00000000000000), (0x1ff007e00000000000000,
+        0x13007e00000000000000), (0x1ff007e00000000000000, 0x17007e00000000000000),
+        (0x1ff007e00000000000000, 0x1b007e00000000000000), (0x1ff007e00000000000000,
+        0x1f007e00000000000000), (0x1ff007e00000000000000, 0x23007e00000000000000),
+        (0x1ff007e00000000000000, 0x27007e00000000000000)], 0, 0x1ff000000000000,
+        0x1ff000000000000), (103..= 103, [(0x1ff007e00000000000000,
+        0x3007c00000000000000), (0x1ff007e00000000000000, 0x7007c00000000000000),
+        (0x1ff007e00000000000000, 0xb007c00000000000000), (0x1ff007e00000000000000,
+        0xf007c00000000000000), (0x1ff007e00000000000000, 0x13007c00000000000000),
+        (0x1ff007e00000000000000, 0x17007c00000000000000), (0x1ff007e00000000000000,
+        0x1b007c00000000000000), (0x1ff007e00000000000000, 0x1f007c00000000000000),
+        (0x1ff007e00000000000000, 0x23007c00000000000000), (0x1ff007e00000000000000,
+        0x27007c00000000000000)], 0x1ff000000000000, 0x1ff000000000000,
+        0x1ff000000000000), (103..= 103, [(0x1ff007fc0000000000000,
+        0x100007fc0000000000000), (0x1ff007fc0000000000000, 0x104007fc0000000000000),
+        (0x1ff007fc0000000000000, 0x108007fc0000000000000), (0x1ff007fc0000000000000,
+        0x10c007fc0000000000000), (0x1ff007fc0000000000000, 0x110007fc0000000000000),
+        (0x1ff007fc0000000000000, 0x114007fc0000000000000), (0x1ff007fc0000000000000,
+        0x118007fc0000000000000), (0x1ff007fc0000000000000, 0x11c007fc0000000000000),
+        (0x1ff007fc0000000000000, 0x120007fc0000000000000), (0x1ff007fc0000000000000,
+        0x124007fc0000000000000)], 0, 0x3f000000000000, 0x3f000000000000), (103..= 103,
+        [(0x1ff007fc0000000000000, 0x100007f80000000000000), (0x1ff007fc0000000000000,
+        0x104007f80000000000000), (0x1ff007fc0000000000000, 0x108007f80000000000000),
+        (0x1ff007fc0000000000000, 0x10c007f80000000000000), (0x1ff007fc0000000000000,
+        0x110007f80000000000000), (0x1ff007fc0000000000000, 0x114007f80000000000000),
+        (0x1ff007fc0000000000000, 0x118007f80000000000000), (0x1ff007fc0000000000000,
+        0x11c007f80000000000000), (0x1ff007fc0000000000000, 0x120007f80000000000000),
+        (0x1ff007fc0000000000000, 0x124007f80000000000000)], 0x3f000000000000,
+        0x3f000000000000, 0x3f000000000000), (103..= 103, [(0x1ff007ff8000000000000,
+        0x18007ff8000000000000), (0x1ff007ff8000000000000, 0x1c007ff8000000000000)], 0,
+        0x7ffff00000000, 0x7ffff00000000), (103..= 103, [(0x1ff007ff8000000000000,
+        0x18007ff0000000000000), (0x1ff007ff8000000000000, 0x1c007ff0000000000000)],
+        0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
+    ),
+    form_info!(
+        "mufu", "rur", 13, Sm70, [103], 0x80000000000000000000fff,
+        0x80000000000000000000d08, 0x1fff7fe00ff0fffff00ff000000, 0, [UGPR]; (103..= 103,
+        [(0x1ff000000000000000000, 0), (0x1ff000000000000000000, 0x3000000000000000000),
+        (0x1ff000000000000000000, 0x100000000000000000000), (0x1ff000000000000000000,
+        0x4000000000000000000), (0x1ff000000000000000000, 0x7000000000000000000),
+        (0x1ff000000000000000000, 0x104000000000000000000), (0x1ff000000000000000000,
+        0x8000000000000000000), (0x1ff000000000000000000, 0xb000000000000000000),
+        (0x1ff000000000000000000, 0x108000000000000000000), (0x1ff000000000000000000,
+        0xc000000000000000000), (0x1ff000000000000000000, 0xf000000000000000000),
+        (0x1ff000000000000000000, 0x10c000000000000000000), (0x1ff000000000000000000,
+        0x10000000000000000000), (0x1ff000000000000000000, 0x13000000000000000000),
+        (0x1ff000000000000000000, 0x110000000000000000000), (0x1ff000000000000000000,
+        0x14000000000000000000), (0x1ff000000000000000000, 0x17000000000000000000),
+        (0x1ff000000000000000000, 0x114000000000000000000), (0x1ff000000000000000000,
+        0x18000000000000000000), (0x1ff000000000000000000, 0x1b000000000000000000),
+        (0x1ff000000000000000000, 0x118000000000000000000), (0x1ff000000000000000000,
+        0x1c000000000000000000), (0x1ff000000000000000000, 0x1f000000000000000000),
+        (0x1ff000000000000000000, 0x11c000000000000000000), (0x1ff000000000000000000,
+        0x20000000000000000000), (0x1ff000000000000000000, 0x23000000000000000000),
+        (0x1ff000000000000000000, 0x120000000000000000000), (0x1ff000000000000000000,
+        0x24000000000000000000), (0x1ff000000000000000000, 0x27000000000000000000),
+        (0x1ff000000000000000000, 0x124000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "mufu", "fixed", 14, Sm50, [52, 53, 60, 61, 62], 0xfff8000000000000,
         0x5080000000000000, 0x2bfffff000000, 0, [GPR]
     ),
     form_info!(
-        "mufu", "fixed", 12, Sm50, [50], 0xfff8000000000000, 0x5080000000000000,
+        "mufu", "fixed", 15, Sm50, [50], 0xfff8000000000000, 0x5080000000000000,
         0x2bfffff000000, 0, [GPR]
     ),
     form_info!(
@@ -33111,6 +33385,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_bgmma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bgmma_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmov.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_bmov_clear.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmov_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmsk.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bpt.rs"));

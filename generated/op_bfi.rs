@@ -47,7 +47,7 @@ impl OpBfi {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/bfi.toml:57 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/bfi.toml:63 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -59,7 +59,7 @@ impl OpBfi {
         w |= u128::from(self.cc) << 47;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfi.toml:57; form at isa-spec/spec/ops/alu/bfi.toml:60).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfi.toml:63; form at isa-spec/spec/ops/alu/bfi.toml:66).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5bf0000000000000 | (c.raw & 0x7007ff0000000)
@@ -68,7 +68,7 @@ impl OpBfi {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfi.toml:57; form at isa-spec/spec/ops/alu/bfi.toml:60).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfi.toml:63; form at isa-spec/spec/ops/alu/bfi.toml:66).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x36f0000000000000 | (c.raw & 0x7000000000000)
@@ -81,7 +81,7 @@ impl OpBfi {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfi.toml:57; form at isa-spec/spec/ops/alu/bfi.toml:60).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfi.toml:63; form at isa-spec/spec/ops/alu/bfi.toml:66).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4bf0000000000000 | (c.raw & 0x7000000000000)
@@ -91,7 +91,7 @@ impl OpBfi {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfi.toml:57; form at isa-spec/spec/ops/alu/bfi.toml:60).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfi.toml:63; form at isa-spec/spec/ops/alu/bfi.toml:66).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x53f0000000000000 | (c.raw & 0x7000000000000)
@@ -101,7 +101,7 @@ impl OpBfi {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/bfi.toml:57 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/bfi.toml:63 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -115,7 +115,7 @@ impl OpBfi {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/bfi.toml:57; form at isa-spec/spec/ops/alu/bfi.toml:60).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/bfi.toml:63; form at isa-spec/spec/ops/alu/bfi.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -123,7 +123,7 @@ impl OpBfi {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7007ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/bfi.toml:57; form at isa-spec/spec/ops/alu/bfi.toml:60).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/bfi.toml:63; form at isa-spec/spec/ops/alu/bfi.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -133,7 +133,7 @@ impl OpBfi {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7000000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/bfi.toml:57; form at isa-spec/spec/ops/alu/bfi.toml:60).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/bfi.toml:63; form at isa-spec/spec/ops/alu/bfi.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -141,7 +141,7 @@ impl OpBfi {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7000000000000)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/bfi.toml:57; form at isa-spec/spec/ops/alu/bfi.toml:60).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/bfi.toml:63; form at isa-spec/spec/ops/alu/bfi.toml:66).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -149,7 +149,7 @@ impl OpBfi {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7000000000000)))
     }
-    /// Parse one tokenized line of syntax `BFI` (isa-spec/spec/ops/alu/bfi.toml:38); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BFI` (isa-spec/spec/ops/alu/bfi.toml:44); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BFI"]])?;
         let mut cur = 0usize;
@@ -217,7 +217,15 @@ impl OpBfi {
 }
 impl MemOp for OpBfi {}
 impl FlowOp for OpBfi {}
-impl SchedOp for OpBfi {}
+/// Spec: isa-spec/spec/ops/alu/bfi.toml:41.
+impl SchedOp for OpBfi {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 52 | 53 | 60 | 61 | 62 => Some(6),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/bfi.toml:9.
 impl Encode for OpBfi {
     const NAME: &'static str = "bfi";
@@ -231,7 +239,7 @@ impl Forms for OpBfi {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/bfi.toml:38.
+    /// Spec: isa-spec/spec/ops/alu/bfi.toml:44.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -107,7 +107,7 @@ impl FlowOp for OpCredux {}
 impl SchedOp for OpCredux {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            100 => Some(13),
+            100 | 103 => Some(13),
             _ => None,
         }
     }

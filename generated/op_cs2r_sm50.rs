@@ -34,7 +34,7 @@ impl OpCs2rSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/cs2r_sm50.toml:24; form at isa-spec/spec/ops/system/cs2r_sm50.toml:24).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/cs2r_sm50.toml:30; form at isa-spec/spec/ops/system/cs2r_sm50.toml:30).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x50c8000000000000 | (c.raw & 0x7fffff000ff00);
@@ -42,7 +42,7 @@ impl OpCs2rSm50 {
         w |= (self.sr.index() as u128) << 20;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/system/cs2r_sm50.toml:24; form at isa-spec/spec/ops/system/cs2r_sm50.toml:24).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/cs2r_sm50.toml:30; form at isa-spec/spec/ops/system/cs2r_sm50.toml:30).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -50,7 +50,7 @@ impl OpCs2rSm50 {
         let o = Self { d, sr };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fffff000ff00)))
     }
-    /// Parse one tokenized line of syntax `CS2R` (isa-spec/spec/ops/system/cs2r_sm50.toml:20); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CS2R` (isa-spec/spec/ops/system/cs2r_sm50.toml:26); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CS2R"]])?;
         if !rest.is_empty() {
@@ -80,7 +80,15 @@ impl OpCs2rSm50 {
 }
 impl MemOp for OpCs2rSm50 {}
 impl FlowOp for OpCs2rSm50 {}
-impl SchedOp for OpCs2rSm50 {}
+/// Spec: isa-spec/spec/ops/system/cs2r_sm50.toml:23.
+impl SchedOp for OpCs2rSm50 {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 52 | 53 | 60 | 61 | 62 => Some(6),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/system/cs2r_sm50.toml:8.
 impl Encode for OpCs2rSm50 {
     const NAME: &'static str = "cs2r_sm50";
@@ -92,7 +100,7 @@ impl Forms for OpCs2rSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/system/cs2r_sm50.toml:20.
+    /// Spec: isa-spec/spec/ops/system/cs2r_sm50.toml:26.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);

@@ -150,7 +150,7 @@ impl FlowOp for OpCsetp {}
 impl SchedOp for OpCsetp {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            50 | 60 => Some(13),
+            50 | 52 | 53 | 60 | 61 | 62 => Some(13),
             _ => None,
         }
     }

@@ -170,8 +170,8 @@ impl FlowOp for OpFsel {}
 impl SchedOp for OpFsel {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            70 | 75 | 80 | 86 | 89 | 90 | 100 => Some(4),
-            120 => Some(5),
+            70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 => Some(4),
+            120 | 121 => Some(5),
             _ => None,
         }
     }

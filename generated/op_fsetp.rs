@@ -351,16 +351,17 @@ impl FlowOp for OpFsetp {}
 impl SchedOp for OpFsetp {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            50 | 60 => Some(13),
-            70 | 75 | 80 | 86 | 89 | 90 | 100 => Some(4),
-            120 => Some(1),
+            50 | 52 | 53 | 60 | 61 | 62 => Some(13),
+            70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 => Some(4),
+            120 | 121 => Some(1),
             _ => None,
         }
     }
     fn guard_latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            50 | 60 | 80 | 86 | 89 | 90 | 100 | 120 => Some(13),
-            70 | 75 => Some(12),
+            50 | 52 | 53 | 60 | 61 | 62 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110
+            | 120 | 121 => Some(13),
+            70 | 72 | 75 => Some(12),
             _ => None,
         }
     }

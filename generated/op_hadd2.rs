@@ -839,8 +839,8 @@ impl FlowOp for OpHadd2 {}
 impl SchedOp for OpHadd2 {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            70 | 75 => Some(8),
-            80 | 86 | 89 | 90 | 100 | 120 => Some(5),
+            70 | 72 | 75 => Some(8),
+            80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 | 120 | 121 => Some(5),
             _ => None,
         }
     }

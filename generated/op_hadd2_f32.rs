@@ -507,7 +507,7 @@ impl FlowOp for OpHadd2F32 {}
 impl SchedOp for OpHadd2F32 {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            86 | 89 | 90 | 100 | 120 => Some(5),
+            86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 | 120 | 121 => Some(5),
             _ => None,
         }
     }

@@ -1814,7 +1814,8 @@ impl FlowOp for OpHfma2 {}
 impl SchedOp for OpHfma2 {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            80 | 86 | 89 | 100 | 120 => Some(5),
+            70 | 72 | 75 => Some(8),
+            80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 | 120 | 121 => Some(5),
             _ => None,
         }
     }

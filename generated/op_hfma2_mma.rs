@@ -776,7 +776,7 @@ impl FlowOp for OpHfma2Mma {}
 impl SchedOp for OpHfma2Mma {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            80 | 90 => Some(10),
+            80 | 87 | 90 => Some(10),
             _ => None,
         }
     }

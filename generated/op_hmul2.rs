@@ -98,7 +98,7 @@ impl OpHmul2 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/hmul2.toml:58 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmul2.toml:64 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -117,7 +117,7 @@ impl OpHmul2 {
         w |= self.fmt.code_in(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:64).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:70).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -129,7 +129,7 @@ impl OpHmul2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:64).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:70).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -139,7 +139,7 @@ impl OpHmul2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:64).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:70).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -152,7 +152,7 @@ impl OpHmul2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:64).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:70).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -164,7 +164,7 @@ impl OpHmul2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hmul2.toml:89 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmul2.toml:95 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -187,7 +187,7 @@ impl OpHmul2 {
         }
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:89; form at isa-spec/spec/ops/alu/hmul2.toml:64).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:95; form at isa-spec/spec/ops/alu/hmul2.toml:70).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -199,7 +199,7 @@ impl OpHmul2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:89; form at isa-spec/spec/ops/alu/hmul2.toml:64).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:95; form at isa-spec/spec/ops/alu/hmul2.toml:70).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -209,7 +209,7 @@ impl OpHmul2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmul2.toml:89; form at isa-spec/spec/ops/alu/hmul2.toml:64).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmul2.toml:95; form at isa-spec/spec/ops/alu/hmul2.toml:70).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -222,7 +222,7 @@ impl OpHmul2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:89; form at isa-spec/spec/ops/alu/hmul2.toml:64).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:95; form at isa-spec/spec/ops/alu/hmul2.toml:70).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -234,7 +234,7 @@ impl OpHmul2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hmul2.toml:58 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmul2.toml:64 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -265,7 +265,7 @@ impl OpHmul2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:64).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:70).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -275,7 +275,7 @@ impl OpHmul2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe80ff0fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:64).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:70).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -283,7 +283,7 @@ impl OpHmul2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe80ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:64).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:70).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -293,7 +293,7 @@ impl OpHmul2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe80ff080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:64).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:70).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -303,7 +303,7 @@ impl OpHmul2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe80ff0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hmul2.toml:89 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmul2.toml:95 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -339,7 +339,7 @@ impl OpHmul2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:89; form at isa-spec/spec/ops/alu/hmul2.toml:64).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:95; form at isa-spec/spec/ops/alu/hmul2.toml:70).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -354,7 +354,7 @@ impl OpHmul2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff79e80ff0fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmul2.toml:89; form at isa-spec/spec/ops/alu/hmul2.toml:64).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmul2.toml:95; form at isa-spec/spec/ops/alu/hmul2.toml:70).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -362,7 +362,7 @@ impl OpHmul2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff79e80ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:89; form at isa-spec/spec/ops/alu/hmul2.toml:64).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:95; form at isa-spec/spec/ops/alu/hmul2.toml:70).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -377,7 +377,7 @@ impl OpHmul2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff79e80ff080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmul2.toml:89; form at isa-spec/spec/ops/alu/hmul2.toml:64).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmul2.toml:95; form at isa-spec/spec/ops/alu/hmul2.toml:70).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -392,7 +392,7 @@ impl OpHmul2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff79e80ff0fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `HMUL2` (isa-spec/spec/ops/alu/hmul2.toml:45); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMUL2` (isa-spec/spec/ops/alu/hmul2.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMUL2"]])?;
         let mut cur = 0usize;
@@ -524,7 +524,19 @@ impl OpHmul2 {
 }
 impl MemOp for OpHmul2 {}
 impl FlowOp for OpHmul2 {}
-impl SchedOp for OpHmul2 {}
+/// Spec: isa-spec/spec/ops/alu/hmul2.toml:48.
+impl SchedOp for OpHmul2 {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            70 | 72 => Some(10),
+            75 | 80 | 110 => Some(8),
+            86 | 87 | 88 | 89 => Some(13),
+            90 | 100 | 120 | 121 => Some(7),
+            103 => Some(5),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/hmul2.toml:4.
 impl Encode for OpHmul2 {
     const NAME: &'static str = "hmul2";
@@ -542,7 +554,7 @@ impl Forms for OpHmul2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hmul2.toml:45.
+    /// Spec: isa-spec/spec/ops/alu/hmul2.toml:51.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

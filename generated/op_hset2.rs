@@ -788,7 +788,11 @@ impl FlowOp for OpHset2 {}
 impl SchedOp for OpHset2 {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            80 | 86 | 89 => Some(5),
+            70 | 72 => Some(25),
+            80 | 86 | 87 | 88 | 89 => Some(5),
+            90 | 100 | 103 => Some(18),
+            110 => Some(12),
+            120 | 121 => Some(16),
             _ => None,
         }
     }

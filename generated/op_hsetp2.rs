@@ -796,10 +796,11 @@ impl FlowOp for OpHsetp2 {}
 impl SchedOp for OpHsetp2 {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            70 | 75 => Some(8),
+            70 | 72 | 75 => Some(8),
             80 => Some(2),
-            86 | 89 | 90 | 100 => Some(1),
-            120 => Some(3),
+            86 | 87 | 88 | 89 | 90 | 100 | 110 => Some(1),
+            103 => Some(5),
+            120 | 121 => Some(3),
             _ => None,
         }
     }

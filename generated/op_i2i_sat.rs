@@ -4,27 +4,27 @@
 
 /// `I2I`: Clamp the S32 b to the range of dtype (an 8- or 16-bit integer), sign- or zero-extended into d.
 ///
-/// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:12 (op `i2i_sat`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:13 (op `i2i_sat`). SMs: 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpI2iSat {
-    /// Destination (u32). (isa-spec/spec/ops/alu/i2i_sat.toml:17)
+    /// Destination (u32). (isa-spec/spec/ops/alu/i2i_sat.toml:18)
     pub d: Reg,
-    /// Source (i32). (isa-spec/spec/ops/alu/i2i_sat.toml:21)
+    /// Source (i32). (isa-spec/spec/ops/alu/i2i_sat.toml:22)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/alu/i2i_sat.toml:25)
+    /// Modifier.  (isa-spec/spec/ops/alu/i2i_sat.toml:26)
     pub dtype: I2iSatType,
-    /// Modifier.  (isa-spec/spec/ops/alu/i2i_sat.toml:29)
+    /// Modifier.  (isa-spec/spec/ops/alu/i2i_sat.toml:30)
     pub src: I2iSatSrc,
 }
 op_fields!(OpI2iSat, [b], [d]);
-/// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:12.
+/// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:13.
 impl OpI2iSat {
     pub const NAME: &'static str = "i2i_sat";
     pub const MNEMONIC: &'static str = "I2I";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
+        72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::I32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
@@ -36,14 +36,14 @@ impl OpI2iSat {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x3fff00 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x3fff00 != 0 => Some(1),
-            (SrcKind::CBuf(_),) if smb & 0x7f00 != 0 => Some(2),
+            (reg!(Gpr),) if smb & 0x3fff80 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x3fff80 != 0 => Some(1),
+            (SrcKind::CBuf(_),) if smb & 0x7f80 != 0 => Some(2),
             (reg!(UGpr),) if smb & 0x3fff00 != 0 => Some(3),
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/i2i_sat.toml:52 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/i2i_sat.toml:59 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -53,7 +53,7 @@ impl OpI2iSat {
         w |= (self.dtype.index() as u128) << 76;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:52; form at isa-spec/spec/ops/alu/i2i_sat.toml:57).
+    /// Form `rrr` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:64).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x238 | (c.raw & 0x1fff7ffcfffffffff00ff000000)
@@ -61,7 +61,7 @@ impl OpI2iSat {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:52; form at isa-spec/spec/ops/alu/i2i_sat.toml:57).
+    /// Form `rir` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:64).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x838 | (c.raw & 0x1fff7ffcfff00000000ff000000)
@@ -69,7 +69,7 @@ impl OpI2iSat {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/i2i_sat.toml:52; form at isa-spec/spec/ops/alu/i2i_sat.toml:57).
+    /// Form `rcr` on SM [72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:64).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa38 | (c.raw & 0x1fff7ffcffff80000ffff000000)
@@ -78,7 +78,7 @@ impl OpI2iSat {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:52; form at isa-spec/spec/ops/alu/i2i_sat.toml:57).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:64).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c38
@@ -86,7 +86,7 @@ impl OpI2iSat {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/i2i_sat.toml:52 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/i2i_sat.toml:59 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -94,35 +94,35 @@ impl OpI2iSat {
         let src: I2iSatSrc = I2iSatSrc::S32Sat;
         Some(Self { d, b: Src::RZ, dtype, src })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:52; form at isa-spec/spec/ops/alu/i2i_sat.toml:57).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:64).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffcfffffffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:52; form at isa-spec/spec/ops/alu/i2i_sat.toml:57).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:64).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffcfff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:52; form at isa-spec/spec/ops/alu/i2i_sat.toml:57).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:64).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffcffff80000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:52; form at isa-spec/spec/ops/alu/i2i_sat.toml:57).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:64).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffcfffffffff00ff000000)))
     }
-    /// Parse one tokenized line of syntax `I2I` (isa-spec/spec/ops/alu/i2i_sat.toml:32); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `I2I` (isa-spec/spec/ops/alu/i2i_sat.toml:39); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["I2I"]])?;
         let mut cur = 0usize;
@@ -153,7 +153,7 @@ impl OpI2iSat {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:12.
+    /// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:13.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("i2i_sat", 1usize, srcs)?;
         let b: i32 = src_value(srcs, 0usize, &self.b)?;
@@ -171,21 +171,31 @@ impl OpI2iSat {
 }
 impl MemOp for OpI2iSat {}
 impl FlowOp for OpI2iSat {}
-impl SchedOp for OpI2iSat {}
-/// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:12.
+/// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:36.
+impl SchedOp for OpI2iSat {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            72 | 75 | 80 | 86 | 87 | 88 | 89 | 120 | 121 => Some(4),
+            90 | 100 | 103 => Some(6),
+            110 => Some(8),
+            _ => None,
+        }
+    }
+}
+/// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:13.
 impl Encode for OpI2iSat {
     const NAME: &'static str = "i2i_sat";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:12.
+/// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:13.
 impl Forms for OpI2iSat {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:32.
+    /// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:39.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
@@ -201,5 +211,5 @@ impl Forms for OpI2iSat {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:12.
+/// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:13.
 impl Legalize for OpI2iSat {}

@@ -407,8 +407,8 @@ impl FlowOp for OpIadd {}
 impl SchedOp for OpIadd {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            50 | 60 => Some(6),
-            120 => Some(4),
+            50 | 52 | 53 | 60 | 61 | 62 => Some(6),
+            120 | 121 => Some(4),
             _ => None,
         }
     }

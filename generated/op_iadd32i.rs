@@ -142,7 +142,7 @@ impl FlowOp for OpIadd32i {}
 impl SchedOp for OpIadd32i {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            50 | 60 => Some(6),
+            50 | 52 | 53 | 60 | 61 | 62 => Some(6),
             _ => None,
         }
     }

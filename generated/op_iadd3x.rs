@@ -320,9 +320,9 @@ impl FlowOp for OpIadd3x {}
 impl SchedOp for OpIadd3x {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            70 | 75 | 80 | 86 | 89 => Some(4),
-            90 | 100 => Some(3),
-            120 => Some(5),
+            70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 110 => Some(4),
+            90 | 100 | 103 => Some(3),
+            120 | 121 => Some(5),
             _ => None,
         }
     }

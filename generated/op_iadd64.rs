@@ -212,7 +212,7 @@ impl FlowOp for OpIadd64 {}
 impl SchedOp for OpIadd64 {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            120 => Some(4),
+            120 | 121 => Some(4),
             _ => None,
         }
     }

@@ -174,7 +174,7 @@ impl FlowOp for OpIaddx {}
 impl SchedOp for OpIaddx {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            120 => Some(5),
+            120 | 121 => Some(5),
             _ => None,
         }
     }

@@ -220,7 +220,8 @@ impl FlowOp for OpIcmp {}
 impl SchedOp for OpIcmp {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            50 | 60 => Some(6),
+            50 | 52 | 60 | 61 | 62 => Some(6),
+            53 => Some(4),
             _ => None,
         }
     }

@@ -274,7 +274,9 @@ impl FlowOp for OpImad {}
 impl SchedOp for OpImad {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            70 | 75 | 80 | 86 | 89 | 90 | 100 | 120 => Some(4),
+            70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 | 120 | 121 => {
+                Some(4)
+            }
             _ => None,
         }
     }

@@ -4,7 +4,7 @@
 
 /// `IMAD.HI`: High word of the 32x32->64-bit product plus c (PTX mad.hi).
 ///
-/// Spec: isa-spec/spec/ops/alu/imad_hi.toml:2 (op `imad_hi`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/imad_hi.toml:2 (op `imad_hi`). SMs: 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImadHi {
     /// Destination (u32). (isa-spec/spec/ops/alu/imad_hi.toml:7)
@@ -28,7 +28,7 @@ impl OpImadHi {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
+        72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -47,16 +47,16 @@ impl OpImadHi {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3fff00 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3fff00 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7f00 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3fff80 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3fff80 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7f80 != 0 => Some(2),
             (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x3fff00 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7f00 != 0 => Some(4),
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7f80 != 0 => Some(4),
             (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3fff00 != 0 => Some(5),
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/imad_hi.toml:60 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imad_hi.toml:61 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -69,7 +69,7 @@ impl OpImadHi {
         w |= dst_field(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:60; form at isa-spec/spec/ops/alu/imad_hi.toml:65).
+    /// Form `rrr` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:66).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x227 | (c.raw & 0x1fff7f1f100ffffff0000000000)
@@ -79,7 +79,7 @@ impl OpImadHi {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:60; form at isa-spec/spec/ops/alu/imad_hi.toml:65).
+    /// Form `rir` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:66).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x827 | (c.raw & 0x1fff7f1f1000000000000000000)
@@ -89,7 +89,7 @@ impl OpImadHi {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_hi.toml:60; form at isa-spec/spec/ops/alu/imad_hi.toml:65).
+    /// Form `rcr` on SM [72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:66).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa27 | (c.raw & 0x1fff7f1f100f80000ff00000000)
@@ -100,7 +100,7 @@ impl OpImadHi {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:60; form at isa-spec/spec/ops/alu/imad_hi.toml:65).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:66).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c27
@@ -110,7 +110,7 @@ impl OpImadHi {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_hi.toml:60; form at isa-spec/spec/ops/alu/imad_hi.toml:65).
+    /// Form `rrc` on SM [72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:66).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x627 | (c.raw & 0x1fff7f1f900780000ff00000000)
@@ -121,7 +121,7 @@ impl OpImadHi {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:60; form at isa-spec/spec/ops/alu/imad_hi.toml:65).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:66).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000e27
@@ -131,7 +131,7 @@ impl OpImadHi {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imad_hi.toml:60 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imad_hi.toml:61 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -151,7 +151,7 @@ impl OpImadHi {
             ty,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:60; form at isa-spec/spec/ops/alu/imad_hi.toml:65).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -160,7 +160,7 @@ impl OpImadHi {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f100ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:60; form at isa-spec/spec/ops/alu/imad_hi.toml:65).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -169,7 +169,7 @@ impl OpImadHi {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f1000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:60; form at isa-spec/spec/ops/alu/imad_hi.toml:65).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -178,7 +178,7 @@ impl OpImadHi {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f100f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:60; form at isa-spec/spec/ops/alu/imad_hi.toml:65).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:66).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -187,7 +187,7 @@ impl OpImadHi {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f100ffffff0000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:60; form at isa-spec/spec/ops/alu/imad_hi.toml:65).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:66).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -195,7 +195,7 @@ impl OpImadHi {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f900780000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:60; form at isa-spec/spec/ops/alu/imad_hi.toml:65).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:66).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -272,7 +272,9 @@ impl FlowOp for OpImadHi {}
 impl SchedOp for OpImadHi {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            75 | 80 | 86 | 89 | 90 | 100 | 120 => Some(4),
+            72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 | 120 | 121 => {
+                Some(4)
+            }
             _ => None,
         }
     }

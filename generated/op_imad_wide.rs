@@ -298,8 +298,8 @@ impl FlowOp for OpImadWide {}
 impl SchedOp for OpImadWide {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            70 | 75 | 80 | 86 | 89 => Some(4),
-            90 | 100 | 120 => Some(3),
+            70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 => Some(4),
+            90 | 100 | 103 | 110 | 120 | 121 => Some(3),
             _ => None,
         }
     }

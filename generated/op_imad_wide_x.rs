@@ -326,8 +326,9 @@ impl FlowOp for OpImadWideX {}
 impl SchedOp for OpImadWideX {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            70 | 75 | 80 | 86 | 89 => Some(5),
-            90 | 100 | 120 => Some(3),
+            70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 => Some(5),
+            90 | 100 | 103 | 120 | 121 => Some(3),
+            110 => Some(4),
             _ => None,
         }
     }

@@ -311,7 +311,7 @@ impl FlowOp for OpImadx {}
 impl SchedOp for OpImadx {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            70 | 75 | 80 | 86 | 89 | 90 | 100 => Some(4),
+            70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 => Some(4),
             _ => None,
         }
     }

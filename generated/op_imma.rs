@@ -740,7 +740,9 @@ impl FlowOp for OpImma {}
 impl SchedOp for OpImma {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            120 => Some(26),
+            90 => Some(13),
+            110 => Some(19),
+            120 | 121 => Some(26),
             _ => None,
         }
     }

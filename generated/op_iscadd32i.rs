@@ -43,7 +43,7 @@ impl OpIscadd32i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iscadd32i.toml:39; form at isa-spec/spec/ops/alu/iscadd32i.toml:39).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iscadd32i.toml:45; form at isa-spec/spec/ops/alu/iscadd32i.toml:45).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -56,7 +56,7 @@ impl OpIscadd32i {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/iscadd32i.toml:39; form at isa-spec/spec/ops/alu/iscadd32i.toml:39).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/iscadd32i.toml:45; form at isa-spec/spec/ops/alu/iscadd32i.toml:45).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -67,7 +67,7 @@ impl OpIscadd32i {
         let o = Self { d, a, b, shift, cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `ISCADD32I` (isa-spec/spec/ops/alu/iscadd32i.toml:29); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ISCADD32I` (isa-spec/spec/ops/alu/iscadd32i.toml:35); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISCADD32I"]])?;
         let mut cur = 0usize;
@@ -125,7 +125,15 @@ impl OpIscadd32i {
 }
 impl MemOp for OpIscadd32i {}
 impl FlowOp for OpIscadd32i {}
-impl SchedOp for OpIscadd32i {}
+/// Spec: isa-spec/spec/ops/alu/iscadd32i.toml:32.
+impl SchedOp for OpIscadd32i {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 52 | 53 | 60 | 61 | 62 => Some(6),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/iscadd32i.toml:2.
 impl Encode for OpIscadd32i {
     const NAME: &'static str = "iscadd32i";
@@ -137,7 +145,7 @@ impl Forms for OpIscadd32i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/iscadd32i.toml:29.
+    /// Spec: isa-spec/spec/ops/alu/iscadd32i.toml:35.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 131072 != 0 { self.form_id(sm) } else { None };

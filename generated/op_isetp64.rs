@@ -273,13 +273,13 @@ impl FlowOp for OpIsetp64 {}
 impl SchedOp for OpIsetp64 {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            120 => Some(3),
+            120 | 121 => Some(3),
             _ => None,
         }
     }
     fn guard_latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            120 => Some(14),
+            120 | 121 => Some(14),
             _ => None,
         }
     }

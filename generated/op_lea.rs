@@ -199,7 +199,9 @@ impl FlowOp for OpLea {}
 impl SchedOp for OpLea {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            120 => Some(4),
+            70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 | 120 | 121 => {
+                Some(4)
+            }
             _ => None,
         }
     }

@@ -54,7 +54,7 @@ impl OpLeaHiSm50 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/lea_hi_sm50.toml:81 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/lea_hi_sm50.toml:85 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -68,7 +68,7 @@ impl OpLeaHiSm50 {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lea_hi_sm50.toml:81; form at isa-spec/spec/ops/alu/lea_hi_sm50.toml:84).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lea_hi_sm50.toml:85; form at isa-spec/spec/ops/alu/lea_hi_sm50.toml:88).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5bd8000000000000 | (c.raw & 0x1e00000000)
@@ -79,7 +79,7 @@ impl OpLeaHiSm50 {
         w |= u128::from(self.x) << 38;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lea_hi_sm50.toml:81; form at isa-spec/spec/ops/alu/lea_hi_sm50.toml:84).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lea_hi_sm50.toml:85; form at isa-spec/spec/ops/alu/lea_hi_sm50.toml:88).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x1800000000000000 | self.encode_e0(sm, c)?;
@@ -90,7 +90,7 @@ impl OpLeaHiSm50 {
         w |= u128::from(self.x) << 57;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/lea_hi_sm50.toml:81 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/lea_hi_sm50.toml:85 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 48, 3), 7)?;
@@ -108,7 +108,7 @@ impl OpLeaHiSm50 {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/lea_hi_sm50.toml:81; form at isa-spec/spec/ops/alu/lea_hi_sm50.toml:84).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/lea_hi_sm50.toml:85; form at isa-spec/spec/ops/alu/lea_hi_sm50.toml:88).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -119,7 +119,7 @@ impl OpLeaHiSm50 {
         o.x = bit(w, 38);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1e00000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/lea_hi_sm50.toml:81; form at isa-spec/spec/ops/alu/lea_hi_sm50.toml:84).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/lea_hi_sm50.toml:85; form at isa-spec/spec/ops/alu/lea_hi_sm50.toml:88).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -130,7 +130,7 @@ impl OpLeaHiSm50 {
         o.x = bit(w, 57);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `LEA.HI` (isa-spec/spec/ops/alu/lea_hi_sm50.toml:57); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEA.HI` (isa-spec/spec/ops/alu/lea_hi_sm50.toml:61); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEA", "HI"]])?;
         let mut cur = 0usize;
@@ -247,7 +247,13 @@ impl FlowOp for OpLeaHiSm50 {}
 impl SchedOp for OpLeaHiSm50 {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            50 | 60 => Some(6),
+            50 | 52 | 53 | 60 | 61 | 62 => Some(6),
+            _ => None,
+        }
+    }
+    fn guard_latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 52 | 53 | 60 | 61 | 62 => Some(13),
             _ => None,
         }
     }
@@ -263,7 +269,7 @@ impl Forms for OpLeaHiSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/lea_hi_sm50.toml:57.
+    /// Spec: isa-spec/spec/ops/alu/lea_hi_sm50.toml:61.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

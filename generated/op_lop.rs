@@ -256,14 +256,14 @@ impl FlowOp for OpLop {}
 impl SchedOp for OpLop {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            50 => Some(2),
-            60 => Some(3),
+            50 | 52 | 53 => Some(2),
+            60 | 61 | 62 => Some(3),
             _ => None,
         }
     }
     fn guard_latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            50 | 60 => Some(13),
+            50 | 52 | 53 | 60 | 61 | 62 => Some(13),
             _ => None,
         }
     }

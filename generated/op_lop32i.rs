@@ -147,8 +147,8 @@ impl FlowOp for OpLop32i {}
 impl SchedOp for OpLop32i {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            50 => Some(2),
-            60 => Some(6),
+            50 | 52 | 53 => Some(2),
+            60 | 61 | 62 => Some(6),
             _ => None,
         }
     }

@@ -204,9 +204,10 @@ impl FlowOp for OpMov {}
 impl SchedOp for OpMov {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            50 | 70 | 75 | 80 | 86 | 89 | 90 | 100 => Some(4),
-            60 => Some(1),
-            120 => Some(5),
+            50 | 52 | 53 | 70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103
+            | 110 => Some(4),
+            60 | 61 | 62 => Some(1),
+            120 | 121 => Some(5),
             _ => None,
         }
     }

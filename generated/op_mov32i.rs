@@ -91,7 +91,7 @@ impl FlowOp for OpMov32i {}
 impl SchedOp for OpMov32i {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            50 | 60 => Some(6),
+            50 | 52 | 53 | 60 | 61 | 62 => Some(6),
             _ => None,
         }
     }

@@ -105,7 +105,7 @@ impl FlowOp for OpMov64i {}
 impl SchedOp for OpMov64i {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            120 => Some(4),
+            120 | 121 => Some(4),
             _ => None,
         }
     }

@@ -7,17 +7,17 @@
 /// Spec: isa-spec/spec/ops/alu/mufu.toml:2 (op `mufu`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMufu {
-    /// Destination (f32). (isa-spec/spec/ops/alu/mufu.toml:17)
+    /// Destination (f32). (isa-spec/spec/ops/alu/mufu.toml:21)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/alu/mufu.toml:21)
+    /// Source (f32). (isa-spec/spec/ops/alu/mufu.toml:25)
     pub a: Src,
-    /// Modifier.  (isa-spec/spec/ops/alu/mufu.toml:28)
-    pub op: MufuOp,
     /// Modifier.  (isa-spec/spec/ops/alu/mufu.toml:32)
+    pub op: MufuOp,
+    /// Modifier.  (isa-spec/spec/ops/alu/mufu.toml:36)
     pub fmt: MufuFmt,
-    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/alu/mufu.toml:37)
+    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/alu/mufu.toml:41)
     pub sel: u32,
-    /// Modifier. Maxwell/Pascal: clamp the result to [0, 1] (bit 50). (isa-spec/spec/ops/alu/mufu.toml:43)
+    /// Modifier. Maxwell/Pascal: clamp the result to [0, 1] (bit 50). (isa-spec/spec/ops/alu/mufu.toml:47)
     pub sat: bool,
 }
 op_fields!(OpMufu, [a], [d]);
@@ -43,6 +43,8 @@ impl OpMufu {
         match fmt {
             MufuFmt::F16 => return Some(View::F16),
             MufuFmt::Bf16 => return Some(View::Bf16),
+            MufuFmt::F16x2 => return Some(View::F16x2),
+            MufuFmt::Bf16x2 => return Some(View::Bf16x2),
             _ => {}
         }
         #[allow(unreachable_patterns)]
@@ -62,11 +64,13 @@ impl OpMufu {
     pub fn parts_ok(&self) -> bool {
         self.a_view().is_none_or(|v| v.part_ok(self.sel))
     }
-    /// Codes of `op`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/mufu.toml:28).
+    /// Codes of `op`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/mufu.toml:32).
     const OP_CODES0: [u16; MufuOp::COUNT] = codes("0 1 2 3 4 5 6 7 8 -");
-    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/mufu.toml:32).
-    const FMT_CODES0: [u16; MufuFmt::COUNT] = codes("0 1 -");
-    /// Codes of `op`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/mufu.toml:28).
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/mufu.toml:36).
+    const FMT_CODES0: [u16; MufuFmt::COUNT] = codes("0 1 - - -");
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/mufu.toml:36).
+    const FMT_CODES1: [u16; MufuFmt::COUNT] = codes("0 1 2 - -");
+    /// Codes of `op`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/mufu.toml:32).
     const OP_CODES1: [u16; MufuOp::COUNT] = codes("0 1 2 3 4 5 6 7 - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -81,12 +85,15 @@ impl OpMufu {
             (SrcKind::Imm(_),) if smb & 0x3f00 != 0 => Some(4),
             (SrcKind::CBuf(_),) if smb & 0x3f00 != 0 => Some(5),
             (reg!(UGpr),) if smb & 0x3f00 != 0 => Some(6),
-            (reg!(Gpr),) if smb & 0x3fc000 != 0 => Some(7),
-            (SrcKind::Imm(_),) if smb & 0x3fc000 != 0 => Some(8),
+            (reg!(Gpr),) if smb & 0x3dc000 != 0 => Some(7),
+            (SrcKind::Imm(_),) if smb & 0x3dc000 != 0 => Some(8),
             (SrcKind::CBuf(_),) if smb & 0x4000 != 0 => Some(9),
-            (reg!(UGpr),) if smb & 0x3fc000 != 0 => Some(10),
-            (reg!(Gpr),) if smb & 0x3e != 0 => Some(11),
-            (reg!(Gpr),) if smb & 0x1 != 0 => Some(12),
+            (reg!(UGpr),) if smb & 0x3dc000 != 0 => Some(10),
+            (reg!(Gpr),) if smb & 0x20000 != 0 => Some(11),
+            (SrcKind::Imm(_),) if smb & 0x20000 != 0 => Some(12),
+            (reg!(UGpr),) if smb & 0x20000 != 0 => Some(13),
+            (reg!(Gpr),) if smb & 0x3e != 0 => Some(14),
+            (reg!(Gpr),) if smb & 0x1 != 0 => Some(15),
             _ => None,
         }
     }
@@ -95,6 +102,23 @@ impl OpMufu {
     #[inline(always)]
     fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
         if !self.legal_f0(sm) && !any_combo() {
+            return Err(
+                refuse(
+                    Self::NAME,
+                    format_args!(
+                        "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.op.name(), self.fmt.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether the form's modifier combination exists on `sm` and
+    /// is not a trap (`legal` and `traps` in the spec).
+    #[inline(always)]
+    fn combo_f11(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f11(sm) && !any_combo() {
             return Err(
                 refuse(
                     Self::NAME,
@@ -118,7 +142,20 @@ impl OpMufu {
                     MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
                 )))
     }
-    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:65 pack alike.
+    /// Whether the form's modifier values exist on `sm` (the
+    /// spec's `legal` products).
+    #[inline(always)]
+    pub fn legal_f11(&self, sm: u32) -> bool {
+        ((matches!(self.fmt, MufuFmt::F32))
+            || (matches!(self.fmt, MufuFmt::F16 | MufuFmt::Bf16)
+                && matches!(
+                    self.op, MufuOp::Cos | MufuOp::Sin | MufuOp::Ex2 | MufuOp::Lg2 |
+                    MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
+                ))
+            || (matches!(self.fmt, MufuFmt::F16x2 | MufuFmt::Bf16x2)
+                && matches!(self.op, MufuOp::Ex2)))
+    }
+    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:69 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
@@ -128,7 +165,7 @@ impl OpMufu {
         w |= self.op.code_in(Self::NAME, "op", &Self::OP_CODES0, sm)? << 74;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rrr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -140,7 +177,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rir` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -150,7 +187,7 @@ impl OpMufu {
         w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rcr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -163,7 +200,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:75 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:79 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier sat", self.sat == false, sm)?;
@@ -173,7 +210,7 @@ impl OpMufu {
         w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:75; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -185,7 +222,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:75; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rir` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -195,7 +232,7 @@ impl OpMufu {
         w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:75; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -208,7 +245,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:75; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -220,17 +257,17 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:87 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:93 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier sat", self.sat == false, sm)?;
         let mut w: u128 = 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.fmt.index() as u128) << 72;
+        w |= self.fmt.code_in(Self::NAME, "fmt", &Self::FMT_CODES1, sm)? << 72;
         w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rrr` on SM [90, 100, 101, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -242,7 +279,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rir` on SM [90, 100, 101, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -252,7 +289,7 @@ impl OpMufu {
         w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -265,7 +302,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rur` on SM [90, 100, 101, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -277,9 +314,57 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/mufu.toml:115; form at isa-spec/spec/ops/alu/mufu.toml:115).
+    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:125 pack alike.
+    #[inline(always)]
+    fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        only_default(Self::NAME, "modifier sat", self.sat == false, sm)?;
+        let mut w: u128 = 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        {
+            let v: u128 = (self.fmt.index() as u128);
+            w |= (v & 3) << 72;
+            w |= ((v >> 2) & 1) << 80;
+        }
+        w |= (self.op.index() as u128) << 74;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [103] (isa-spec/spec/ops/alu/mufu.toml:125; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        let mut w: u128 = 0x308 | (c.raw & 0x1fff7fe00ff0fffff00ff000000)
+            | self.encode_e3(sm, c)?;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.a.abs) << 62;
+        w |= u128::from(self.a.neg) << 63;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+        Ok(w)
+    }
+    /// Form `rir` on SM [103] (isa-spec/spec/ops/alu/mufu.toml:125; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    #[inline(always)]
+    fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
+        let mut w: u128 = 0x908 | (c.raw & 0x1fff7fe00ff00000000ff000000)
+            | self.encode_e3(sm, c)?;
+        w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
+        Ok(w)
+    }
+    /// Form `rur` on SM [103] (isa-spec/spec/ops/alu/mufu.toml:125; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    #[inline(always)]
+    fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000d08
+            | (c.raw & 0x1fff7fe00ff0fffff00ff000000) | self.encode_e3(sm, c)?;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= u128::from(self.a.abs) << 62;
+        w |= u128::from(self.a.neg) << 63;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+        Ok(w)
+    }
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/mufu.toml:145; form at isa-spec/spec/ops/alu/mufu.toml:145).
+    #[inline(always)]
+    fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
         only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
@@ -292,9 +377,9 @@ impl OpMufu {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/alu/mufu.toml:135; form at isa-spec/spec/ops/alu/mufu.toml:135).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/alu/mufu.toml:165; form at isa-spec/spec/ops/alu/mufu.toml:165).
     #[inline(always)]
-    fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+    fn encode_f15(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
         only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
@@ -307,7 +392,7 @@ impl OpMufu {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:65 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:69 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -334,7 +419,7 @@ impl OpMufu {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -350,7 +435,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff03ff0fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -364,7 +449,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff03ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -380,7 +465,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff03ff080000ffff000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:75 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:79 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -400,7 +485,7 @@ impl OpMufu {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:75; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -416,7 +501,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff01ff0fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:75; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -430,7 +515,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff01ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:75; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -446,7 +531,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff01ff080000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:75; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -462,12 +547,17 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff01ff0fffff00ff000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:87 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:93 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
-        let fmt: MufuFmt = MufuFmt::from_index(bits(w, 72, 2) as usize)?;
+        let fmt: MufuFmt = match bits(w, 72, 2) {
+            0 => MufuFmt::F32,
+            1 => MufuFmt::F16,
+            2 => MufuFmt::Bf16,
+            _ => return None,
+        };
         let sat: bool = false;
         Some(Self {
             d,
@@ -478,7 +568,7 @@ impl OpMufu {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -494,7 +584,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff0fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -508,7 +598,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -524,7 +614,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff080000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:93).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -540,9 +630,73 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff0fffff00ff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:115; form at isa-spec/spec/ops/alu/mufu.toml:115).
+    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:125 read alike; each sets the others.
+    #[inline(always)]
+    fn fields_e3(w: u128, sm: u32) -> Option<Self> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
+        let fmt: MufuFmt = MufuFmt::from_index(
+            (bits(w, 72, 2) | bits(w, 80, 1) << 2) as usize,
+        )?;
+        let sat: bool = false;
+        Some(Self {
+            d,
+            a: Src::RZ,
+            op,
+            fmt,
+            sel: 0u32,
+            sat,
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:125; form at isa-spec/spec/ops/alu/mufu.toml:99).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e3(w, sm)?;
+        o.a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        o.sel = bits(w, 60, 2) as u32;
+        if !o.parts_ok() {
+            return None;
+        }
+        if !o.legal_f11(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff0fffff00ff000000)))
+    }
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:125; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    #[inline(always)]
+    fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e3(w, sm)?;
+        o.a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        o.sel = 0u32;
+        if !o.parts_ok() {
+            return None;
+        }
+        if !o.legal_f11(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff00000000ff000000)))
+    }
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:125; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    #[inline(always)]
+    fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e3(w, sm)?;
+        o.a = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        o.sel = bits(w, 60, 2) as u32;
+        if !o.parts_ok() {
+            return None;
+        }
+        if !o.legal_f11(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff0fffff00ff000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:145; form at isa-spec/spec/ops/alu/mufu.toml:145).
+    #[inline(always)]
+    fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 48))
@@ -571,9 +725,9 @@ impl OpMufu {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2bfffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:135; form at isa-spec/spec/ops/alu/mufu.toml:135).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:165; form at isa-spec/spec/ops/alu/mufu.toml:165).
     #[inline(always)]
-    fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 48))
@@ -601,7 +755,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2bfffff000000)))
     }
-    /// Parse one tokenized line of syntax `MUFU` (isa-spec/spec/ops/alu/mufu.toml:49); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MUFU` (isa-spec/spec/ops/alu/mufu.toml:53); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MUFU"]])?;
         let mut cur = 0usize;
@@ -621,7 +775,7 @@ impl OpMufu {
         if cur != rest.len() {
             return None;
         }
-        let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
+        let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 1usize));
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let v_a = {
             let tok = at.take();
@@ -714,8 +868,9 @@ impl Encode for OpMufu {
         parts_ok; 0 : combo_f0 => encode_f0, 1 : combo_f0 => encode_f1, 2 : combo_f0 =>
         encode_f2, 3 : combo_f0 => encode_f3, 4 : combo_f0 => encode_f4, 5 : combo_f0 =>
         encode_f5, 6 : combo_f0 => encode_f6, 7 : combo_f0 => encode_f7, 8 : combo_f0 =>
-        encode_f8, 9 : combo_f0 => encode_f9, 10 : combo_f0 => encode_f10, 11 : combo_f0
-        => encode_f11, 12 : combo_f0 => encode_f12; [a]
+        encode_f8, 9 : combo_f0 => encode_f9, 10 : combo_f0 => encode_f10, 11 : combo_f11
+        => encode_f11, 12 : combo_f11 => encode_f12, 13 : combo_f11 => encode_f13, 14 :
+        combo_f0 => encode_f14, 15 : combo_f0 => encode_f15; [a]
     );
 }
 /// Spec: isa-spec/spec/ops/alu/mufu.toml:2.
@@ -723,12 +878,12 @@ impl Forms for OpMufu {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
         parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9, 10 : parts_f10,
-        11 : parts_f11, 12 : parts_f12
+        11 : parts_f11, 12 : parts_f12, 13 : parts_f13, 14 : parts_f14, 15 : parts_f15
     );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/mufu.toml:49.
+    /// Spec: isa-spec/spec/ops/alu/mufu.toml:53.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

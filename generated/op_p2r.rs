@@ -271,8 +271,9 @@ impl FlowOp for OpP2r {}
 impl SchedOp for OpP2r {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            70 | 75 | 80 | 86 | 89 | 90 | 100 => Some(4),
-            120 => Some(7),
+            50 | 52 | 53 | 60 | 61 | 62 => Some(8),
+            70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 => Some(4),
+            120 | 121 => Some(7),
             _ => None,
         }
     }

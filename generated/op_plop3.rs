@@ -178,15 +178,15 @@ impl FlowOp for OpPlop3 {}
 impl SchedOp for OpPlop3 {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            90 | 100 => Some(4),
-            120 => Some(1),
+            70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 => Some(4),
+            120 | 121 => Some(1),
             _ => None,
         }
     }
     fn guard_latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            70 | 75 => Some(12),
-            80 | 86 | 89 | 90 | 100 | 120 => Some(13),
+            70 | 72 | 75 => Some(12),
+            80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 | 120 | 121 => Some(13),
             _ => None,
         }
     }

@@ -51,7 +51,7 @@ impl OpPsetp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/psetp.toml:63; form at isa-spec/spec/ops/alu/psetp.toml:63).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/psetp.toml:73; form at isa-spec/spec/ops/alu/psetp.toml:73).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -70,7 +70,7 @@ impl OpPsetp {
         w |= (self.bop1.index() as u128) << 45;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/psetp.toml:63; form at isa-spec/spec/ops/alu/psetp.toml:63).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/psetp.toml:73; form at isa-spec/spec/ops/alu/psetp.toml:73).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -86,7 +86,7 @@ impl OpPsetp {
         let o = Self { p, q, a, b, c, bop0, bop1 };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7987e1cf00fc0)))
     }
-    /// Parse one tokenized line of syntax `PSETP` (isa-spec/spec/ops/alu/psetp.toml:48); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PSETP` (isa-spec/spec/ops/alu/psetp.toml:58); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PSETP"]])?;
         let mut cur = 0usize;
@@ -134,7 +134,21 @@ impl OpPsetp {
 }
 impl MemOp for OpPsetp {}
 impl FlowOp for OpPsetp {}
-impl SchedOp for OpPsetp {}
+/// Spec: isa-spec/spec/ops/alu/psetp.toml:51.
+impl SchedOp for OpPsetp {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 52 | 53 | 60 | 61 | 62 => Some(13),
+            _ => None,
+        }
+    }
+    fn guard_latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 | 52 | 53 | 60 | 61 | 62 => Some(13),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/psetp.toml:10.
 impl Encode for OpPsetp {
     const NAME: &'static str = "psetp";
@@ -146,7 +160,7 @@ impl Forms for OpPsetp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/psetp.toml:48.
+    /// Spec: isa-spec/spec/ops/alu/psetp.toml:58.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -40,7 +40,7 @@ impl OpRro {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/rro.toml:35 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/rro.toml:41 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -51,7 +51,7 @@ impl OpRro {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:39).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/rro.toml:41; form at isa-spec/spec/ops/alu/rro.toml:45).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c90000000000000 | (c.raw & 0x5df7ff000ff00)
@@ -59,7 +59,7 @@ impl OpRro {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:39).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/rro.toml:41; form at isa-spec/spec/ops/alu/rro.toml:45).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3890000000000000 | (c.raw & 0x5df000000ff00)
@@ -71,7 +71,7 @@ impl OpRro {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:39).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/rro.toml:41; form at isa-spec/spec/ops/alu/rro.toml:45).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c90000000000000 | (c.raw & 0x5df000000ff00)
@@ -80,7 +80,7 @@ impl OpRro {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:39).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/rro.toml:41; form at isa-spec/spec/ops/alu/rro.toml:45).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -91,7 +91,7 @@ impl OpRro {
         let o = Self { d, b, op };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x5df7ff000ff00)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:39).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/rro.toml:41; form at isa-spec/spec/ops/alu/rro.toml:45).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -109,7 +109,7 @@ impl OpRro {
         let o = Self { d, b, op };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x5df000000ff00)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:39).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/rro.toml:41; form at isa-spec/spec/ops/alu/rro.toml:45).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -120,7 +120,7 @@ impl OpRro {
         let o = Self { d, b, op };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x5df000000ff00)))
     }
-    /// Parse one tokenized line of syntax `RRO` (isa-spec/spec/ops/alu/rro.toml:27); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `RRO` (isa-spec/spec/ops/alu/rro.toml:33); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["RRO"]])?;
         let mut cur = 0usize;
@@ -158,7 +158,16 @@ impl OpRro {
 }
 impl MemOp for OpRro {}
 impl FlowOp for OpRro {}
-impl SchedOp for OpRro {}
+/// Spec: isa-spec/spec/ops/alu/rro.toml:30.
+impl SchedOp for OpRro {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            50 => Some(3),
+            52 | 53 | 60 | 61 | 62 => Some(2),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/rro.toml:10.
 impl Encode for OpRro {
     const NAME: &'static str = "rro";
@@ -170,7 +179,7 @@ impl Forms for OpRro {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/rro.toml:27.
+    /// Spec: isa-spec/spec/ops/alu/rro.toml:33.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };

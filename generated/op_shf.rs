@@ -439,8 +439,10 @@ impl FlowOp for OpShf {}
 impl SchedOp for OpShf {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            50 | 60 => Some(6),
-            70 | 75 | 80 | 86 | 89 | 90 | 100 | 120 => Some(4),
+            50 | 52 | 53 | 60 | 61 | 62 => Some(6),
+            70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 | 120 | 121 => {
+                Some(4)
+            }
             _ => None,
         }
     }

@@ -174,7 +174,7 @@ impl FlowOp for OpShr {}
 impl SchedOp for OpShr {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            50 | 60 => Some(3),
+            50 | 52 | 53 | 60 | 61 | 62 => Some(3),
             _ => None,
         }
     }

@@ -95,7 +95,7 @@ impl OpUf2f {
             || (matches!(self.dtype, CvtFtypeShown32::Bf16)
                 && matches!(self.stype, CvtFtypeShown32::F16 | CvtFtypeShown32::F32)))
     }
-    /// What all forms of isa-spec/spec/ops/alu/uf2f.toml:67 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uf2f.toml:73 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0;
@@ -109,7 +109,7 @@ impl OpUf2f {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uf2f.toml:67; form at isa-spec/spec/ops/alu/uf2f.toml:71).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uf2f.toml:73; form at isa-spec/spec/ops/alu/uf2f.toml:77).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -121,7 +121,7 @@ impl OpUf2f {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uf2f.toml:67; form at isa-spec/spec/ops/alu/uf2f.toml:71).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uf2f.toml:73; form at isa-spec/spec/ops/alu/uf2f.toml:77).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -131,7 +131,7 @@ impl OpUf2f {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uf2f.toml:67 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uf2f.toml:73 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -159,7 +159,7 @@ impl OpUf2f {
             sel: 0u32,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uf2f.toml:67; form at isa-spec/spec/ops/alu/uf2f.toml:71).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uf2f.toml:73; form at isa-spec/spec/ops/alu/uf2f.toml:77).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -178,7 +178,7 @@ impl OpUf2f {
         let raw = w & 0x1fff78e07ff0fffff00ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uf2f.toml:67; form at isa-spec/spec/ops/alu/uf2f.toml:71).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uf2f.toml:73; form at isa-spec/spec/ops/alu/uf2f.toml:77).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -195,7 +195,7 @@ impl OpUf2f {
         let raw = w & 0x1fff78e07ff00000000ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UF2F` (isa-spec/spec/ops/alu/uf2f.toml:59); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UF2F` (isa-spec/spec/ops/alu/uf2f.toml:65); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UF2F"]])?;
         let mut cur = 0usize;
@@ -296,7 +296,15 @@ impl OpUf2f {
 }
 impl MemOp for OpUf2f {}
 impl FlowOp for OpUf2f {}
-impl SchedOp for OpUf2f {}
+/// Spec: isa-spec/spec/ops/alu/uf2f.toml:62.
+impl SchedOp for OpUf2f {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            120 | 121 => Some(9),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/uf2f.toml:14.
 impl Encode for OpUf2f {
     const NAME: &'static str = "uf2f";
@@ -308,7 +316,7 @@ impl Forms for OpUf2f {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/uf2f.toml:59.
+    /// Spec: isa-spec/spec/ops/alu/uf2f.toml:65.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

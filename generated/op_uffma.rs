@@ -50,7 +50,7 @@ impl OpUffma {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/uffma.toml:56 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uffma.toml:62 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -67,7 +67,7 @@ impl OpUffma {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uffma.toml:56; form at isa-spec/spec/ops/alu/uffma.toml:60).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uffma.toml:62; form at isa-spec/spec/ops/alu/uffma.toml:66).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -82,7 +82,7 @@ impl OpUffma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uffma.toml:56; form at isa-spec/spec/ops/alu/uffma.toml:60).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uffma.toml:62; form at isa-spec/spec/ops/alu/uffma.toml:66).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpUffma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [120, 121] (isa-spec/spec/ops/alu/uffma.toml:56; form at isa-spec/spec/ops/alu/uffma.toml:60).
+    /// Form `uui` on SM [120, 121] (isa-spec/spec/ops/alu/uffma.toml:62; form at isa-spec/spec/ops/alu/uffma.toml:66).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -108,7 +108,7 @@ impl OpUffma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uffma.toml:56 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uffma.toml:62 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -128,7 +128,7 @@ impl OpUffma {
             sat,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uffma.toml:56; form at isa-spec/spec/ops/alu/uffma.toml:60).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uffma.toml:62; form at isa-spec/spec/ops/alu/uffma.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -143,7 +143,7 @@ impl OpUffma {
         let raw = w & 0x1fff7fe00003fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uffma.toml:56; form at isa-spec/spec/ops/alu/uffma.toml:60).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uffma.toml:62; form at isa-spec/spec/ops/alu/uffma.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -156,7 +156,7 @@ impl OpUffma {
         let raw = w & 0x1fff7fe00000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uffma.toml:56; form at isa-spec/spec/ops/alu/uffma.toml:60).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uffma.toml:62; form at isa-spec/spec/ops/alu/uffma.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -169,7 +169,7 @@ impl OpUffma {
         let raw = w & 0x1fff7fe00000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UFFMA` (isa-spec/spec/ops/alu/uffma.toml:44); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UFFMA` (isa-spec/spec/ops/alu/uffma.toml:50); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UFFMA"]])?;
         let mut cur = 0usize;
@@ -206,7 +206,15 @@ impl OpUffma {
 }
 impl MemOp for OpUffma {}
 impl FlowOp for OpUffma {}
-impl SchedOp for OpUffma {}
+/// Spec: isa-spec/spec/ops/alu/uffma.toml:47.
+impl SchedOp for OpUffma {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            120 | 121 => Some(4),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/uffma.toml:7.
 impl Encode for OpUffma {
     const NAME: &'static str = "uffma";
@@ -218,7 +226,7 @@ impl Forms for OpUffma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/uffma.toml:44.
+    /// Spec: isa-spec/spec/ops/alu/uffma.toml:50.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

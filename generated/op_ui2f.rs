@@ -112,7 +112,7 @@ impl OpUi2f {
     pub fn legal_f1(&self, sm: u32) -> bool {
         ((matches!(self.stype, CvtItype32::S32 | CvtItype32::U32)))
     }
-    /// What all forms of isa-spec/spec/ops/alu/ui2f.toml:55 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ui2f.toml:61 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -130,7 +130,7 @@ impl OpUi2f {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/ui2f.toml:55; form at isa-spec/spec/ops/alu/ui2f.toml:59).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/ui2f.toml:61; form at isa-spec/spec/ops/alu/ui2f.toml:65).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000025a
@@ -139,7 +139,7 @@ impl OpUi2f {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/ui2f.toml:55; form at isa-spec/spec/ops/alu/ui2f.toml:59).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/ui2f.toml:61; form at isa-spec/spec/ops/alu/ui2f.toml:65).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
@@ -148,7 +148,7 @@ impl OpUi2f {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ui2f.toml:55 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ui2f.toml:61 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -177,7 +177,7 @@ impl OpUi2f {
             sel: 0u32,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ui2f.toml:55; form at isa-spec/spec/ops/alu/ui2f.toml:59).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ui2f.toml:61; form at isa-spec/spec/ops/alu/ui2f.toml:65).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -194,7 +194,7 @@ impl OpUi2f {
         let raw = w & 0x1fff7cf03ffcfffff00ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ui2f.toml:55; form at isa-spec/spec/ops/alu/ui2f.toml:59).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ui2f.toml:61; form at isa-spec/spec/ops/alu/ui2f.toml:65).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -211,7 +211,7 @@ impl OpUi2f {
         let raw = w & 0x1fff7cf03ff00000000ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UI2F` (isa-spec/spec/ops/alu/ui2f.toml:46); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UI2F` (isa-spec/spec/ops/alu/ui2f.toml:52); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UI2F"]])?;
         let mut cur = 0usize;
@@ -309,7 +309,15 @@ impl OpUi2f {
 }
 impl MemOp for OpUi2f {}
 impl FlowOp for OpUi2f {}
-impl SchedOp for OpUi2f {}
+/// Spec: isa-spec/spec/ops/alu/ui2f.toml:49.
+impl SchedOp for OpUi2f {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            120 | 121 => Some(10),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/ui2f.toml:10.
 impl Encode for OpUi2f {
     const NAME: &'static str = "ui2f";
@@ -321,7 +329,7 @@ impl Forms for OpUi2f {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/ui2f.toml:46.
+    /// Spec: isa-spec/spec/ops/alu/ui2f.toml:52.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

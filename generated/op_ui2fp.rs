@@ -55,7 +55,7 @@ impl OpUi2fp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/ui2fp.toml:43 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ui2fp.toml:49 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -72,7 +72,7 @@ impl OpUi2fp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/ui2fp.toml:43; form at isa-spec/spec/ops/alu/ui2fp.toml:47).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/ui2fp.toml:49; form at isa-spec/spec/ops/alu/ui2fp.toml:53).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8001000000000000000025e
@@ -80,7 +80,7 @@ impl OpUi2fp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/ui2fp.toml:43; form at isa-spec/spec/ops/alu/ui2fp.toml:47).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/ui2fp.toml:49; form at isa-spec/spec/ops/alu/ui2fp.toml:53).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8001000000000000000085e
@@ -88,7 +88,7 @@ impl OpUi2fp {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ui2fp.toml:43 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ui2fp.toml:49 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -104,7 +104,7 @@ impl OpUi2fp {
         };
         Some(Self { d, b: Src::RZ, stype, rnd })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ui2fp.toml:43; form at isa-spec/spec/ops/alu/ui2fp.toml:47).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ui2fp.toml:49; form at isa-spec/spec/ops/alu/ui2fp.toml:53).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -114,7 +114,7 @@ impl OpUi2fp {
         let raw = w & 0x1fff7cf03ffffffff00ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ui2fp.toml:43; form at isa-spec/spec/ops/alu/ui2fp.toml:47).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ui2fp.toml:49; form at isa-spec/spec/ops/alu/ui2fp.toml:53).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -124,7 +124,7 @@ impl OpUi2fp {
         let raw = w & 0x1fff7cf03ff00000000ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UI2FP.F32` (isa-spec/spec/ops/alu/ui2fp.toml:31); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UI2FP.F32` (isa-spec/spec/ops/alu/ui2fp.toml:37); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UI2FP", "F32"]])?;
         let mut cur = 0usize;
@@ -168,7 +168,15 @@ impl OpUi2fp {
 }
 impl MemOp for OpUi2fp {}
 impl FlowOp for OpUi2fp {}
-impl SchedOp for OpUi2fp {}
+/// Spec: isa-spec/spec/ops/alu/ui2fp.toml:34.
+impl SchedOp for OpUi2fp {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            120 | 121 => Some(31),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/ui2fp.toml:10.
 impl Encode for OpUi2fp {
     const NAME: &'static str = "ui2fp";
@@ -180,7 +188,7 @@ impl Forms for OpUi2fp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/ui2fp.toml:31.
+    /// Spec: isa-spec/spec/ops/alu/ui2fp.toml:37.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

@@ -299,7 +299,7 @@ impl FlowOp for OpUiadd3 {}
 impl SchedOp for OpUiadd3 {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            75 | 80 | 86 | 89 | 90 | 100 | 120 => Some(4),
+            75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 | 120 | 121 => Some(4),
             _ => None,
         }
     }

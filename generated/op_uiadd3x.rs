@@ -367,8 +367,8 @@ impl FlowOp for OpUiadd3x {}
 impl SchedOp for OpUiadd3x {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            75 | 80 | 86 | 89 => Some(4),
-            90 | 100 => Some(6),
+            75 | 80 | 86 | 87 | 88 | 89 => Some(4),
+            90 | 100 | 103 | 110 => Some(6),
             _ => None,
         }
     }

@@ -438,7 +438,7 @@ impl FlowOp for OpUisetp {}
 impl SchedOp for OpUisetp {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            75 | 80 | 86 | 89 | 90 | 100 => Some(4),
+            75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 => Some(4),
             _ => None,
         }
     }

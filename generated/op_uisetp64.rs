@@ -68,7 +68,7 @@ impl OpUisetp64 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/uisetp64.toml:74 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uisetp64.toml:80 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -120,7 +120,7 @@ impl OpUisetp64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp64.toml:74; form at isa-spec/spec/ops/alu/uisetp64.toml:79).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp64.toml:80; form at isa-spec/spec/ops/alu/uisetp64.toml:85).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8010000000000000000028c
@@ -128,7 +128,7 @@ impl OpUisetp64 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp64.toml:74; form at isa-spec/spec/ops/alu/uisetp64.toml:79).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp64.toml:80; form at isa-spec/spec/ops/alu/uisetp64.toml:85).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8010000000000000000088c
@@ -136,7 +136,7 @@ impl OpUisetp64 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uisetp64.toml:74 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uisetp64.toml:80 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -163,7 +163,7 @@ impl OpUisetp64 {
             ex,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp64.toml:74; form at isa-spec/spec/ops/alu/uisetp64.toml:79).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp64.toml:80; form at isa-spec/spec/ops/alu/uisetp64.toml:85).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -173,7 +173,7 @@ impl OpUisetp64 {
         let raw = w & 0x1fff000800fffffff0000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp64.toml:74; form at isa-spec/spec/ops/alu/uisetp64.toml:79).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp64.toml:80; form at isa-spec/spec/ops/alu/uisetp64.toml:85).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -183,7 +183,7 @@ impl OpUisetp64 {
         let raw = w & 0x1fff000800f0000000000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UISETP` (isa-spec/spec/ops/alu/uisetp64.toml:56); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UISETP` (isa-spec/spec/ops/alu/uisetp64.toml:62); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UISETP"]])?;
         let mut cur = 0usize;
@@ -256,7 +256,15 @@ impl OpUisetp64 {
 }
 impl MemOp for OpUisetp64 {}
 impl FlowOp for OpUisetp64 {}
-impl SchedOp for OpUisetp64 {}
+/// Spec: isa-spec/spec/ops/alu/uisetp64.toml:59.
+impl SchedOp for OpUisetp64 {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            120 | 121 => Some(4),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/uisetp64.toml:5.
 impl Encode for OpUisetp64 {
     const NAME: &'static str = "uisetp64";
@@ -268,7 +276,7 @@ impl Forms for OpUisetp64 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/uisetp64.toml:56.
+    /// Spec: isa-spec/spec/ops/alu/uisetp64.toml:62.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

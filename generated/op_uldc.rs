@@ -120,7 +120,7 @@ impl FlowOp for OpUldc {}
 impl SchedOp for OpUldc {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            75 | 80 | 86 | 89 | 90 => Some(2),
+            75 | 80 | 86 | 87 | 88 | 89 | 90 => Some(2),
             _ => None,
         }
     }

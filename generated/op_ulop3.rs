@@ -289,7 +289,8 @@ impl FlowOp for OpUlop3 {}
 impl SchedOp for OpUlop3 {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            80 | 86 | 89 | 90 | 100 | 120 => Some(4),
+            75 => Some(6),
+            80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 | 120 | 121 => Some(4),
             _ => None,
         }
     }

@@ -188,7 +188,7 @@ impl FlowOp for OpUmov {}
 impl SchedOp for OpUmov {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            90 | 100 | 120 => Some(2),
+            75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 | 120 | 121 => Some(2),
             _ => None,
         }
     }

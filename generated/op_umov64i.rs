@@ -112,7 +112,7 @@ impl FlowOp for OpUmov64i {}
 impl SchedOp for OpUmov64i {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            120 => Some(2),
+            120 | 121 => Some(2),
             _ => None,
         }
     }

@@ -48,7 +48,7 @@ impl OpUp2ur {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/up2ur.toml:46; form at isa-spec/spec/ops/move/up2ur.toml:46).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/up2ur.toml:52; form at isa-spec/spec/ops/move/up2ur.toml:52).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -65,7 +65,7 @@ impl OpUp2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/up2ur.toml:67; form at isa-spec/spec/ops/move/up2ur.toml:67).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/up2ur.toml:73; form at isa-spec/spec/ops/move/up2ur.toml:73).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -82,7 +82,7 @@ impl OpUp2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/up2ur.toml:77; form at isa-spec/spec/ops/move/up2ur.toml:77).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/up2ur.toml:83; form at isa-spec/spec/ops/move/up2ur.toml:83).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -99,7 +99,7 @@ impl OpUp2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/up2ur.toml:86; form at isa-spec/spec/ops/move/up2ur.toml:86).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/up2ur.toml:92; form at isa-spec/spec/ops/move/up2ur.toml:92).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpUp2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:46; form at isa-spec/spec/ops/move/up2ur.toml:46).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:52; form at isa-spec/spec/ops/move/up2ur.toml:52).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -130,7 +130,7 @@ impl OpUp2ur {
         let raw = w & 0x1fff7ffcfff00000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:67; form at isa-spec/spec/ops/move/up2ur.toml:67).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:73; form at isa-spec/spec/ops/move/up2ur.toml:73).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -144,7 +144,7 @@ impl OpUp2ur {
         let raw = w & 0x1fff7ffcfffffffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:77; form at isa-spec/spec/ops/move/up2ur.toml:77).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:83; form at isa-spec/spec/ops/move/up2ur.toml:83).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -158,7 +158,7 @@ impl OpUp2ur {
         let raw = w & 0x1fff7ffcfff0000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:86; form at isa-spec/spec/ops/move/up2ur.toml:86).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:92; form at isa-spec/spec/ops/move/up2ur.toml:92).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -172,7 +172,7 @@ impl OpUp2ur {
         let raw = w & 0x1fff7ffcfffffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UP2UR` (isa-spec/spec/ops/move/up2ur.toml:40); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UP2UR` (isa-spec/spec/ops/move/up2ur.toml:46); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UP2UR"]])?;
         let mut cur = 0usize;
@@ -214,7 +214,15 @@ impl OpUp2ur {
 }
 impl MemOp for OpUp2ur {}
 impl FlowOp for OpUp2ur {}
-impl SchedOp for OpUp2ur {}
+/// Spec: isa-spec/spec/ops/move/up2ur.toml:43.
+impl SchedOp for OpUp2ur {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            90 | 100 | 103 | 110 | 120 | 121 => Some(4),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/move/up2ur.toml:14.
 impl Encode for OpUp2ur {
     const NAME: &'static str = "up2ur";
@@ -228,7 +236,7 @@ impl Forms for OpUp2ur {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/move/up2ur.toml:40.
+    /// Spec: isa-spec/spec/ops/move/up2ur.toml:46.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

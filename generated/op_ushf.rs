@@ -315,7 +315,8 @@ impl FlowOp for OpUshf {}
 impl SchedOp for OpUshf {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            90 | 100 | 120 => Some(4),
+            75 | 80 | 86 | 87 | 88 | 89 => Some(6),
+            90 | 100 | 103 | 110 | 120 | 121 => Some(4),
             _ => None,
         }
     }

@@ -183,7 +183,7 @@ impl FlowOp for OpViadd {}
 impl SchedOp for OpViadd {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            90 | 100 => Some(4),
+            90 | 100 | 103 => Some(4),
             _ => None,
         }
     }

@@ -71,7 +71,7 @@ impl OpViaddmnmx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/viaddmnmx.toml:86 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/viaddmnmx.toml:92 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -86,7 +86,7 @@ impl OpViaddmnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
+    /// Form `rrr` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:92; form at isa-spec/spec/ops/alu/viaddmnmx.toml:98).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -97,7 +97,7 @@ impl OpViaddmnmx {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
+    /// Form `rir` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:92; form at isa-spec/spec/ops/alu/viaddmnmx.toml:98).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -107,7 +107,7 @@ impl OpViaddmnmx {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/viaddmnmx.toml:92; form at isa-spec/spec/ops/alu/viaddmnmx.toml:98).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -119,7 +119,7 @@ impl OpViaddmnmx {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
+    /// Form `rur` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:92; form at isa-spec/spec/ops/alu/viaddmnmx.toml:98).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -130,7 +130,7 @@ impl OpViaddmnmx {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
+    /// Form `rri` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:92; form at isa-spec/spec/ops/alu/viaddmnmx.toml:98).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -141,7 +141,7 @@ impl OpViaddmnmx {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/viaddmnmx.toml:92; form at isa-spec/spec/ops/alu/viaddmnmx.toml:98).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -153,7 +153,7 @@ impl OpViaddmnmx {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
+    /// Form `rru` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:92; form at isa-spec/spec/ops/alu/viaddmnmx.toml:98).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -164,7 +164,7 @@ impl OpViaddmnmx {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/viaddmnmx.toml:86 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/viaddmnmx.toml:92 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -189,7 +189,7 @@ impl OpViaddmnmx {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:92; form at isa-spec/spec/ops/alu/viaddmnmx.toml:98).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -198,7 +198,7 @@ impl OpViaddmnmx {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fec007fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:92; form at isa-spec/spec/ops/alu/viaddmnmx.toml:98).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -206,7 +206,7 @@ impl OpViaddmnmx {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fec000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:92; form at isa-spec/spec/ops/alu/viaddmnmx.toml:98).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -214,7 +214,7 @@ impl OpViaddmnmx {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fec00780000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:92; form at isa-spec/spec/ops/alu/viaddmnmx.toml:98).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -222,7 +222,7 @@ impl OpViaddmnmx {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fec007fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:92; form at isa-spec/spec/ops/alu/viaddmnmx.toml:98).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -231,7 +231,7 @@ impl OpViaddmnmx {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fe4000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:92; form at isa-spec/spec/ops/alu/viaddmnmx.toml:98).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -240,7 +240,7 @@ impl OpViaddmnmx {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fe400f80000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:92).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:92; form at isa-spec/spec/ops/alu/viaddmnmx.toml:98).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -249,7 +249,7 @@ impl OpViaddmnmx {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fe400ffffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `VIADDMNMX` (isa-spec/spec/ops/alu/viaddmnmx.toml:53); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `VIADDMNMX` (isa-spec/spec/ops/alu/viaddmnmx.toml:59); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VIADDMNMX"]])?;
         let mut cur = 0usize;
@@ -345,7 +345,15 @@ impl OpViaddmnmx {
 }
 impl MemOp for OpViaddmnmx {}
 impl FlowOp for OpViaddmnmx {}
-impl SchedOp for OpViaddmnmx {}
+/// Spec: isa-spec/spec/ops/alu/viaddmnmx.toml:56.
+impl SchedOp for OpViaddmnmx {
+    fn latency(&self, sm: u32) -> Option<u8> {
+        match sm {
+            90 | 100 | 103 => Some(4),
+            _ => None,
+        }
+    }
+}
 /// Spec: isa-spec/spec/ops/alu/viaddmnmx.toml:18.
 impl Encode for OpViaddmnmx {
     const NAME: &'static str = "viaddmnmx";
@@ -363,7 +371,7 @@ impl Forms for OpViaddmnmx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/viaddmnmx.toml:53.
+    /// Spec: isa-spec/spec/ops/alu/viaddmnmx.toml:59.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -530,8 +530,8 @@ impl FlowOp for OpVimnmx {}
 impl SchedOp for OpVimnmx {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            90 | 100 => Some(4),
-            120 => Some(5),
+            90 | 100 | 103 => Some(4),
+            120 | 121 => Some(5),
             _ => None,
         }
     }

@@ -137,8 +137,9 @@ impl FlowOp for OpVote {}
 impl SchedOp for OpVote {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            70 | 75 | 80 | 86 | 89 | 90 | 100 => Some(4),
-            120 => Some(5),
+            50 | 52 | 53 | 60 | 61 | 62 => Some(6),
+            70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 => Some(4),
+            120 | 121 => Some(5),
             _ => None,
         }
     }

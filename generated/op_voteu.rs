@@ -136,7 +136,7 @@ impl FlowOp for OpVoteu {}
 impl SchedOp for OpVoteu {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            80 | 86 | 89 | 90 | 100 | 120 => Some(2),
+            80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 110 | 120 | 121 => Some(2),
             _ => None,
         }
     }

@@ -571,7 +571,7 @@ impl FlowOp for OpXmad {}
 impl SchedOp for OpXmad {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
-            50 | 60 => Some(6),
+            50 | 52 | 53 | 60 | 61 | 62 => Some(6),
             _ => None,
         }
     }

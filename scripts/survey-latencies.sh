@@ -4,14 +4,16 @@
 # over all of tests/kernels (nak/examples/latency_survey.rs says how they
 # are counted), as the `[sched] latency` table its spec file holds; and
 # the fewest between it and a control op its predicate guards, as the
-# `guard_latency` table. An SM with fewer than MIN readers (default 10;
-# guards: MIN_GUARDS, default 5), or where the op's results are under a
-# write barrier, is left out.
+# `guard_latency` table. Every reader ptxas scheduled is at least the
+# latency away, so the fewest cycles seen is never below it, however few
+# the readers (more readers make it tighter). An SM with fewer than MIN
+# readers (default 1; guards: MIN_GUARDS, default 1), or where the op's
+# results are under a write barrier, is left out.
 # Usage: scripts/survey-latencies.sh [MIN [MIN_GUARDS]]
 set -eu
 cd "$(dirname "$0")/.."
-min=${1:-10}
-min_guards=${2:-5}
+min=${1:-1}
+min_guards=${2:-1}
 cargo run -q --release -p nak --example latency_survey -- tests/kernels | awk -v min="$min" -v ming="$min_guards" '
   $3 == "variable" { variable[$2 " " $1] = 1; next }
   $3 == "guard" { k = "guard_latency " $2 " " $1; c = $4; need = ming }

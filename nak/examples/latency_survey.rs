@@ -2,10 +2,10 @@
 //! of `tests/kernels`, for each result an instruction writes at a fixed
 //! latency (no write barrier over it), the cycles until the first later
 //! instruction of the same block that reads it at issue (no write barrier
-//! of its own, not a memory or control op): the sum of the stall counts
-//! between their issues. One line each, `SM OP CYCLES`; an op with a write
+//! of its own, not a memory or control op; readers of other kinds before
+//! it are passed over): the sum of the stall counts between their issues. One line each, `SM OP CYCLES`; an op with a write
 //! barrier over its results on an SM prints `SM OP variable` instead. A
-//! predicate first read as the guard of a control op (a branch, an exit)
+//! predicate read as the guard of a control op (a branch, an exit)
 //! prints `SM OP guard CYCLES`.
 //! `scripts/survey-latencies.sh` turns the lines into each op's table (the
 //! fewest cycles per SM).
@@ -75,51 +75,44 @@ fn survey(p: &Program, i: usize, end: usize, out: &mut impl Write) -> std::io::R
         .filter(|s| !barrier || !x.late_writes.contains(s))
         .flat_map(|s| s.slots());
     for r in fixed {
-        match first_read(p, i, end, r) {
-            Some((cycles, Reader::AtIssue)) => writeln!(out, "{} {} {cycles}", p.sm, op.name())?,
-            Some((cycles, Reader::Guard)) => {
-                writeln!(out, "{} {} guard {cycles}", p.sm, op.name())?
-            }
-            _ => {}
+        let (at_issue, guard) = first_reads(p, i, end, r);
+        if let Some(cycles) = at_issue {
+            writeln!(out, "{} {} {cycles}", p.sm, op.name())?;
+        }
+        if let Some(cycles) = guard {
+            writeln!(out, "{} {} guard {cycles}", p.sm, op.name())?;
         }
     }
     Ok(())
 }
 
-/// How the first reader reads a result.
-enum Reader {
-    AtIssue,
-    /// As the guard of a control op.
-    Guard,
-    Other,
-}
-
-/// Cycles from instruction `i` to the first later reader of register slot
-/// `r` in the block, and how it reads it, unless it is overwritten first.
-fn first_read(p: &Program, i: usize, end: usize, r: usize) -> Option<(u32, Reader)> {
+/// Cycles from instruction `i` to the first later instruction of the
+/// block that reads register slot `r` at issue, and to the first control
+/// op it guards, unless it is overwritten first. Readers of other kinds
+/// are passed over: the checker holds every at-issue reader to the
+/// latency, so the survey must see the nearest one.
+fn first_reads(p: &Program, i: usize, end: usize, r: usize) -> (Option<u32>, Option<u32>) {
+    let (mut at_issue, mut guard) = (None, None);
     let mut cycles = 0;
     for j in i + 1..end {
         cycles += p.instrs[j - 1].ctl.stall;
         let y: &Instr = &p.instrs[j];
-        if cycles > HORIZON {
-            return None;
+        if cycles > HORIZON || (at_issue.is_some() && guard.is_some()) {
+            break;
         }
         if y.never {
             continue;
         }
         if y.reads.iter().flat_map(|s| s.slots()).any(|s| s == r) {
-            let how = if y.reads_at_issue {
-                Reader::AtIssue
+            if y.reads_at_issue {
+                at_issue = at_issue.or(Some(cycles));
             } else if y.guard_read_by_control() == Some(r) {
-                Reader::Guard
-            } else {
-                Reader::Other
-            };
-            return Some((cycles, how));
+                guard = guard.or(Some(cycles));
+            }
         }
         if !y.guarded && y.writes.iter().flat_map(|s| s.slots()).any(|s| s == r) {
-            return None;
+            break;
         }
     }
-    None
+    (at_issue, guard)
 }

@@ -189,12 +189,16 @@ fn cover_latencies(facts: &mut [Facts]) {
 }
 
 /// Make the cycles from instruction `i`'s issue to `j`'s (or past the
-/// block's end, `j` = its length) at least `need`, by lengthening the stall
-/// just before `j`.
+/// block's end, `j` = its length) at least `need`, by lengthening the
+/// stalls before `j`, the nearest first (a latency may exceed one stall).
 fn stretch(facts: &mut [Facts], i: usize, j: usize, need: u32) {
-    let dist: u32 = facts[i..j].iter().map(|x| x.fields.stall).sum();
-    if dist < need {
-        let last = &mut facts[j - 1].fields.stall;
-        *last = (*last + need - dist).min(MAX_STALL);
+    let mut dist: u32 = facts[i..j].iter().map(|x| x.fields.stall).sum();
+    for x in facts[i..j].iter_mut().rev() {
+        if dist >= need {
+            break;
+        }
+        let add = (need - dist).min(MAX_STALL - x.fields.stall);
+        x.fields.stall += add;
+        dist += add;
     }
 }
