@@ -12739,33 +12739,33 @@ fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xeeff6008000000000000fff == 0x4207000000000000000023e && matches!(sm, 100 |
+        w & 0xefff6008000000000000fff == 0x4207000000000000000023e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpPack4, 0 > (w, sm)
     );
     try_form!(
-        w & 0xeee46008000000000000fff == 0x23e && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        w & 0xefe46008000000000000fff == 0x23e && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fp, 0 > (w,
         sm)
     );
     try_form!(
-        w & 0xeee46008000000000000fff == 0x4000000000000000023e && matches!(sm, 80 | 86 |
+        w & 0xefe46008000000000000fff == 0x4000000000000000023e && matches!(sm, 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
         OpF2fpMerge, 0 > (w, sm)
     );
     try_form!(
-        w & 0xe0e46008000000000000fff == 0x4004000000000000000023e && matches!(sm, 100 |
+        w & 0xe1e46008000000000000fff == 0x4004000000000000000023e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpPack8, 4 > (w, sm)
     );
     try_form!(
-        w & 0xe2646008000000000000fff == 0x4000200000000000000023e && matches!(sm, 100 |
+        w & 0xe3646008000000000000fff == 0x4000200000000000000023e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack8, 4 > (w, sm)
     );
     try_form!(
-        w & 0xe23e0000000000000000fff == 0x2000000000000000000023e && matches!(sm, 100 |
+        w & 0xe33e0000000000000000fff == 0x2000000000000000000023e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack, 4 > (w, sm)
     );
     try_form!(
-        w & 0xe23e0000000000000000fff == 0x2000000000000000000023e && matches!(sm, 100 |
+        w & 0xe33e0000000000000000fff == 0x2000000000000000000023e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack4, 0 > (w, sm)
     );
     try_form!(
@@ -13383,7 +13383,7 @@ fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x800000000000000ff000fff == 0xff000322 && matches!(sm, 70 | 72 | 75 | 80 |
+        w & 0x800200000000000ff000fff == 0xff000322 && matches!(sm, 70 | 72 | 75 | 80 |
         86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
         OpAst, 0 > (w, sm)
     );
@@ -14714,8 +14714,9 @@ fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xfff == 0x822 && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 |
-        103 | 107 | 110 | 120 | 121) => return decode_form:: < OpFswzadd, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x822 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: <
+        OpFswzadd, 0 > (w, sm)
     );
     None
 }
@@ -14908,33 +14909,33 @@ fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm, 100 |
+        w & 0xefff6000000000000000fff == 0x4207000000000000000083e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpPack4, 1 > (w, sm)
     );
     try_form!(
-        w & 0xeee46000000000000000fff == 0x83e && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        w & 0xefe46000000000000000fff == 0x83e && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fp, 1 > (w,
         sm)
     );
     try_form!(
-        w & 0xeee46000000000000000fff == 0x4000000000000000083e && matches!(sm, 80 | 86 |
+        w & 0xefe46000000000000000fff == 0x4000000000000000083e && matches!(sm, 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
         OpF2fpMerge, 1 > (w, sm)
     );
     try_form!(
-        w & 0xe0e46000000000000000fff == 0x4004000000000000000083e && matches!(sm, 100 |
+        w & 0xe1e46000000000000000fff == 0x4004000000000000000083e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpPack8, 5 > (w, sm)
     );
     try_form!(
-        w & 0xe23e0000000000000000fff == 0x2000000000000000000083e && matches!(sm, 100 |
+        w & 0xe33e0000000000000000fff == 0x2000000000000000000083e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack, 5 > (w, sm)
     );
     try_form!(
-        w & 0xe23e0000000000000000fff == 0x2000000000000000000083e && matches!(sm, 100 |
+        w & 0xe33e0000000000000000fff == 0x2000000000000000000083e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack4, 1 > (w, sm)
     );
     try_form!(
-        w & 0xe2646000000000000000fff == 0x4000200000000000000083e && matches!(sm, 100 |
+        w & 0xe3646000000000000000fff == 0x4000200000000000000083e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack8, 5 > (w, sm)
     );
     try_form!(
@@ -16122,17 +16123,17 @@ fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
         < OpCctlAll, 2 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x98f && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        w & 0x8000e000000000000000fff == 0x98f && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpCctl, 0 > (w,
         sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x98f && matches!(sm, 75) => decode_form:: <
+        w & 0x8000e000000000000000fff == 0x98f && matches!(sm, 75) => decode_form:: <
         OpCctl, 1 > (w, sm)
     );
     try_form!(
-        w & 0xfff == 0x98f && matches!(sm, 70 | 72) => return decode_form:: < OpCctl, 2 >
-        (w, sm)
+        w & 0xe000000000000000fff == 0x98f && matches!(sm, 70 | 72) => return
+        decode_form:: < OpCctl, 2 > (w, sm)
     );
     None
 }
@@ -16779,11 +16780,11 @@ fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xeee46008000000000000fff == 0xa3e && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        w & 0xefe46008000000000000fff == 0xa3e && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90) => decode_form:: < OpF2fp, 2 > (w, sm)
     );
     try_form!(
-        w & 0xeee46008000000000000fff == 0x40000000000000000a3e && matches!(sm, 80 | 86 |
+        w & 0xefe46008000000000000fff == 0x40000000000000000a3e && matches!(sm, 80 | 86 |
         87 | 88 | 89 | 90) => decode_form:: < OpF2fpMerge, 2 > (w, sm)
     );
     try_form!(
@@ -17447,33 +17448,33 @@ fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xeeff6008000000000000fff == 0xc2070000000000000000c3e && matches!(sm, 100 |
+        w & 0xefff6008000000000000fff == 0xc2070000000000000000c3e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpPack4, 2 > (w, sm)
     );
     try_form!(
-        w & 0xeee46008000000000000fff == 0x80000000000000000000c3e && matches!(sm, 80 |
+        w & 0xefe46008000000000000fff == 0x80000000000000000000c3e && matches!(sm, 80 |
         86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
         decode_form:: < OpF2fp, 3 > (w, sm)
     );
     try_form!(
-        w & 0xeee46008000000000000fff == 0x80040000000000000000c3e && matches!(sm, 80 |
+        w & 0xefe46008000000000000fff == 0x80040000000000000000c3e && matches!(sm, 80 |
         86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
         decode_form:: < OpF2fpMerge, 3 > (w, sm)
     );
     try_form!(
-        w & 0xe0e46008000000000000fff == 0xc0040000000000000000c3e && matches!(sm, 100 |
+        w & 0xe1e46008000000000000fff == 0xc0040000000000000000c3e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpPack8, 6 > (w, sm)
     );
     try_form!(
-        w & 0xe2646008000000000000fff == 0xc0002000000000000000c3e && matches!(sm, 100 |
+        w & 0xe3646008000000000000fff == 0xc0002000000000000000c3e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack8, 6 > (w, sm)
     );
     try_form!(
-        w & 0xe23e0000000000000000fff == 0xa0000000000000000000c3e && matches!(sm, 100 |
+        w & 0xe33e0000000000000000fff == 0xa0000000000000000000c3e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack, 6 > (w, sm)
     );
     try_form!(
-        w & 0xe23e0000000000000000fff == 0xa0000000000000000000c3e && matches!(sm, 100 |
+        w & 0xe33e0000000000000000fff == 0xa0000000000000000000c3e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack4, 2 > (w, sm)
     );
     try_form!(
@@ -20046,37 +20047,37 @@ fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xeeff6008000000000000fff == 0x4207000000000000000023e && matches!(sm, 100 |
+        w & 0xefff6008000000000000fff == 0x4207000000000000000023e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpPack4, 0 > (w, sm, at,
         out)
     );
     try_form!(
-        w & 0xeee46008000000000000fff == 0x23e && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        w & 0xefe46008000000000000fff == 0x23e && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fp, 0 > (w,
         sm, at, out)
     );
     try_form!(
-        w & 0xeee46008000000000000fff == 0x4000000000000000023e && matches!(sm, 80 | 86 |
+        w & 0xefe46008000000000000fff == 0x4000000000000000023e && matches!(sm, 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
         OpF2fpMerge, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xe0e46008000000000000fff == 0x4004000000000000000023e && matches!(sm, 100 |
+        w & 0xe1e46008000000000000fff == 0x4004000000000000000023e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpPack8, 4 > (w, sm, at,
         out)
     );
     try_form!(
-        w & 0xe2646008000000000000fff == 0x4000200000000000000023e && matches!(sm, 100 |
+        w & 0xe3646008000000000000fff == 0x4000200000000000000023e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack8, 4 > (w, sm,
         at, out)
     );
     try_form!(
-        w & 0xe23e0000000000000000fff == 0x2000000000000000000023e && matches!(sm, 100 |
+        w & 0xe33e0000000000000000fff == 0x2000000000000000000023e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack, 4 > (w, sm,
         at, out)
     );
     try_form!(
-        w & 0xe23e0000000000000000fff == 0x2000000000000000000023e && matches!(sm, 100 |
+        w & 0xe33e0000000000000000fff == 0x2000000000000000000023e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack4, 0 > (w, sm,
         at, out)
     );
@@ -20710,7 +20711,7 @@ fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x800000000000000ff000fff == 0xff000322 && matches!(sm, 70 | 72 | 75 | 80 |
+        w & 0x800200000000000ff000fff == 0xff000322 && matches!(sm, 70 | 72 | 75 | 80 |
         86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
         OpAst, 0 > (w, sm, at, out)
     );
@@ -22054,9 +22055,9 @@ fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xfff == 0x822 && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 |
-        103 | 107 | 110 | 120 | 121) => return print_form:: < OpFswzadd, 0 > (w, sm, at,
-        out)
+        w & 0x80000000000000000000fff == 0x822 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return print_form:: <
+        OpFswzadd, 0 > (w, sm, at, out)
     );
     None
 }
@@ -22249,37 +22250,37 @@ fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm, 100 |
+        w & 0xefff6000000000000000fff == 0x4207000000000000000083e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpPack4, 1 > (w, sm, at,
         out)
     );
     try_form!(
-        w & 0xeee46000000000000000fff == 0x83e && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        w & 0xefe46000000000000000fff == 0x83e && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fp, 1 > (w,
         sm, at, out)
     );
     try_form!(
-        w & 0xeee46000000000000000fff == 0x4000000000000000083e && matches!(sm, 80 | 86 |
+        w & 0xefe46000000000000000fff == 0x4000000000000000083e && matches!(sm, 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
         OpF2fpMerge, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xe0e46000000000000000fff == 0x4004000000000000000083e && matches!(sm, 100 |
+        w & 0xe1e46000000000000000fff == 0x4004000000000000000083e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpPack8, 5 > (w, sm, at,
         out)
     );
     try_form!(
-        w & 0xe23e0000000000000000fff == 0x2000000000000000000083e && matches!(sm, 100 |
+        w & 0xe33e0000000000000000fff == 0x2000000000000000000083e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack, 5 > (w, sm,
         at, out)
     );
     try_form!(
-        w & 0xe23e0000000000000000fff == 0x2000000000000000000083e && matches!(sm, 100 |
+        w & 0xe33e0000000000000000fff == 0x2000000000000000000083e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack4, 1 > (w, sm,
         at, out)
     );
     try_form!(
-        w & 0xe2646000000000000000fff == 0x4000200000000000000083e && matches!(sm, 100 |
+        w & 0xe3646000000000000000fff == 0x4000200000000000000083e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack8, 5 > (w, sm,
         at, out)
     );
@@ -23496,17 +23497,17 @@ fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         < OpCctlAll, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x98f && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        w & 0x8000e000000000000000fff == 0x98f && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpCctl, 0 > (w,
         sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x98f && matches!(sm, 75) => print_form:: <
+        w & 0x8000e000000000000000fff == 0x98f && matches!(sm, 75) => print_form:: <
         OpCctl, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfff == 0x98f && matches!(sm, 70 | 72) => return print_form:: < OpCctl, 2 >
-        (w, sm, at, out)
+        w & 0xe000000000000000fff == 0x98f && matches!(sm, 70 | 72) => return
+        print_form:: < OpCctl, 2 > (w, sm, at, out)
     );
     None
 }
@@ -24165,11 +24166,11 @@ fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xeee46008000000000000fff == 0xa3e && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        w & 0xefe46008000000000000fff == 0xa3e && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90) => print_form:: < OpF2fp, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xeee46008000000000000fff == 0x40000000000000000a3e && matches!(sm, 80 | 86 |
+        w & 0xefe46008000000000000fff == 0x40000000000000000a3e && matches!(sm, 80 | 86 |
         87 | 88 | 89 | 90) => print_form:: < OpF2fpMerge, 2 > (w, sm, at, out)
     );
     try_form!(
@@ -24834,37 +24835,37 @@ fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xeeff6008000000000000fff == 0xc2070000000000000000c3e && matches!(sm, 100 |
+        w & 0xefff6008000000000000fff == 0xc2070000000000000000c3e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpPack4, 2 > (w, sm, at,
         out)
     );
     try_form!(
-        w & 0xeee46008000000000000fff == 0x80000000000000000000c3e && matches!(sm, 80 |
+        w & 0xefe46008000000000000fff == 0x80000000000000000000c3e && matches!(sm, 80 |
         86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form::
         < OpF2fp, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xeee46008000000000000fff == 0x80040000000000000000c3e && matches!(sm, 80 |
+        w & 0xefe46008000000000000fff == 0x80040000000000000000c3e && matches!(sm, 80 |
         86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form::
         < OpF2fpMerge, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xe0e46008000000000000fff == 0xc0040000000000000000c3e && matches!(sm, 100 |
+        w & 0xe1e46008000000000000fff == 0xc0040000000000000000c3e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpPack8, 6 > (w, sm, at,
         out)
     );
     try_form!(
-        w & 0xe2646008000000000000fff == 0xc0002000000000000000c3e && matches!(sm, 100 |
+        w & 0xe3646008000000000000fff == 0xc0002000000000000000c3e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack8, 6 > (w, sm,
         at, out)
     );
     try_form!(
-        w & 0xe23e0000000000000000fff == 0xa0000000000000000000c3e && matches!(sm, 100 |
+        w & 0xe33e0000000000000000fff == 0xa0000000000000000000c3e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack, 6 > (w, sm,
         at, out)
     );
     try_form!(
-        w & 0xe23e0000000000000000fff == 0xa0000000000000000000c3e && matches!(sm, 100 |
+        w & 0xe33e0000000000000000fff == 0xa0000000000000000000c3e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack4, 2 > (w, sm,
         at, out)
     );
@@ -25986,7 +25987,7 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "ast", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121], 0x800000000000000ff000fff, 0xff000322, 0x1fff7ffe300fffc000000ff0000,
+        120, 121], 0x800200000000000ff000fff, 0xff000322, 0x1fff7ffc300fffc000000ff0000,
         0, [NONE, GPR, GPR]
     ),
     form_info!(
@@ -26590,15 +26591,15 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "cctl", "fixed", 0, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x80000000000000000000fff, 0x98f, 0x1fff07e3eff0000000000ff0000, 0, [GPR]
+        121], 0x8000e000000000000000fff, 0x98f, 0x1fff07e30ff0000000000ff0000, 0, [GPR]
     ),
     form_info!(
-        "cctl", "fixed", 1, Sm70, [75], 0x80000000000000000000fff, 0x98f,
-        0x1fff07e3eff0000000000ff0000, 0, [GPR]
+        "cctl", "fixed", 1, Sm70, [75], 0x8000e000000000000000fff, 0x98f,
+        0x1fff07e30ff0000000000ff0000, 0, [GPR]
     ),
     form_info!(
-        "cctl", "fixed", 2, Sm70, [70, 72], 0xfff, 0x98f, 0x1fff87e3eff0000000000ff0000,
-        0, [GPR]
+        "cctl", "fixed", 2, Sm70, [70, 72], 0xe000000000000000fff, 0x98f,
+        0x1fff87e30ff0000000000ff0000, 0, [GPR]
     ),
     form_info!(
         "cctl", "fixed", 3, Sm50, [50, 52, 53, 60, 61, 62], 0xffe0000000000000,
@@ -27115,66 +27116,66 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "f2fp", "rrr", 0, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0xeee46008000000000000fff, 0x23e, 0x1fff11001ff7fffff0000000000,
+        121], 0xefe46008000000000000fff, 0x23e, 0x1fff10001ff7fffff0000000000,
         0xff0000000000000000, [GPR, GPR]
     ),
     form_info!(
         "f2fp", "rir", 1, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0xeee46000000000000000fff, 0x83e, 0x1fff11001ff0000000000000000,
+        121], 0xefe46000000000000000fff, 0x83e, 0x1fff10001ff0000000000000000,
         0xff0000000000000000, [GPR, IMM]; (80..= 121, [(0x7fc0000000000000,
         0x7fc0000000000000)], 0, 0x3fffff00000000, 0x3fffff00000000), (80..= 121,
         [(0x7fc0000000000000, 0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000,
         0x3fffff00000000)
     ),
     form_info!(
-        "f2fp", "rcr", 2, Sm70, [80, 86, 87, 88, 89, 90], 0xeee46008000000000000fff,
-        0xa3e, 0x1fff11001ff780000ff00000000, 0xff0000000000000000, [GPR, CBUF]
+        "f2fp", "rcr", 2, Sm70, [80, 86, 87, 88, 89, 90], 0xefe46008000000000000fff,
+        0xa3e, 0x1fff10001ff780000ff00000000, 0xff0000000000000000, [GPR, CBUF]
     ),
     form_info!(
         "f2fp", "rur", 3, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0xeee46008000000000000fff, 0x80000000000000000000c3e,
-        0x1fff11001ff7fffff0000000000, 0xff0000000000000000, [GPR, UGPR]
+        121], 0xefe46008000000000000fff, 0x80000000000000000000c3e,
+        0x1fff10001ff7fffff0000000000, 0xff0000000000000000, [GPR, UGPR]
     ),
     form_info!(
         "f2fp_merge", "rrr", 0, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0xeee46008000000000000fff, 0x4000000000000000023e,
-        0x1fff11000007fffff00ff000000, 0xff000000, [GPR, GPR]
+        120, 121], 0xefe46008000000000000fff, 0x4000000000000000023e,
+        0x1fff10000007fffff00ff000000, 0xff000000, [GPR, GPR]
     ),
     form_info!(
         "f2fp_merge", "rir", 1, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0xeee46000000000000000fff, 0x4000000000000000083e,
-        0x1fff110000000000000ff000000, 0xff000000, [IMM, GPR]; (80..= 121,
+        120, 121], 0xefe46000000000000000fff, 0x4000000000000000083e,
+        0x1fff100000000000000ff000000, 0xff000000, [IMM, GPR]; (80..= 121,
         [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
         0x3fffff00000000), (80..= 121, [(0x7fc0000000000000, 0x7f80000000000000)],
         0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
     ),
     form_info!(
         "f2fp_merge", "rcr", 2, Sm70, [80, 86, 87, 88, 89, 90],
-        0xeee46008000000000000fff, 0x40000000000000000a3e, 0x1fff1100000780000ffff000000,
+        0xefe46008000000000000fff, 0x40000000000000000a3e, 0x1fff1000000780000ffff000000,
         0xff000000, [CBUF, GPR]
     ),
     form_info!(
         "f2fp_merge", "rur", 3, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0xeee46008000000000000fff, 0x80040000000000000000c3e,
-        0x1fff11000007fffff00ff000000, 0xff000000, [UGPR, GPR]
+        120, 121], 0xefe46008000000000000fff, 0x80040000000000000000c3e,
+        0x1fff10000007fffff00ff000000, 0xff000000, [UGPR, GPR]
     ),
     form_info!(
         "f2fp_pack4", "rrr", 0, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xeeff6008000000000000fff, 0x4207000000000000000023e,
-        0x1fff11001007fffff0000000000, 0, [GPR, GPR, GPR]
+        0xefff6008000000000000fff, 0x4207000000000000000023e,
+        0x1fff10001007fffff0000000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
         "f2fp_pack4", "rir", 1, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xeeff6000000000000000fff, 0x4207000000000000000083e,
-        0x1fff11001000000000000000000, 0, [GPR, IMM, GPR]; (100..= 121,
+        0xefff6000000000000000fff, 0x4207000000000000000083e,
+        0x1fff10001000000000000000000, 0, [GPR, IMM, GPR]; (100..= 121,
         [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
         0x3fffff00000000), (100..= 121, [(0x7fc0000000000000, 0x7f80000000000000)],
         0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
     ),
     form_info!(
         "f2fp_pack4", "rur", 2, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xeeff6008000000000000fff, 0xc2070000000000000000c3e,
-        0x1fff11001007fffff0000000000, 0, [GPR, UGPR, GPR]
+        0xefff6008000000000000fff, 0xc2070000000000000000c3e,
+        0x1fff10001007fffff0000000000, 0, [GPR, UGPR, GPR]
     ),
     form_info!(
         "f2fp_pack8", "rrr", 0, Sm70, [89, 90], 0xe0246000000000000000fff,
@@ -27197,21 +27198,21 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "f2fp_pack8", "rrr", 4, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe0e46008000000000000fff, 0x4004000000000000000023e,
-        0x1fff11000007fffff0000000000, 0, [GPR, GPR, GPR]
+        0xe1e46008000000000000fff, 0x4004000000000000000023e,
+        0x1fff10000007fffff0000000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
         "f2fp_pack8", "rir", 5, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe0e46000000000000000fff, 0x4004000000000000000083e,
-        0x1fff11000000000000000000000, 0, [GPR, IMM, GPR]; (100..= 121,
+        0xe1e46000000000000000fff, 0x4004000000000000000083e,
+        0x1fff10000000000000000000000, 0, [GPR, IMM, GPR]; (100..= 121,
         [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
         0x3fffff00000000), (100..= 121, [(0x7fc0000000000000, 0x7f80000000000000)],
         0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
     ),
     form_info!(
         "f2fp_pack8", "rur", 6, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe0e46008000000000000fff, 0xc0040000000000000000c3e,
-        0x1fff11000007fffff0000000000, 0, [GPR, UGPR, GPR]
+        0xe1e46008000000000000fff, 0xc0040000000000000000c3e,
+        0x1fff10000007fffff0000000000, 0, [GPR, UGPR, GPR]
     ),
     form_info!(
         "f2fp_unpack", "rrr", 0, Sm70, [89, 90], 0xe03c0000000000000000fff,
@@ -27237,39 +27238,39 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "f2fp_unpack", "rrr", 4, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe23e0000000000000000fff, 0x2000000000000000000023e,
-        0x1fff01001ffffffff00ff000000, 0xff00000000ff000000, [GPR]
+        0xe33e0000000000000000fff, 0x2000000000000000000023e,
+        0x1fff00001ffffffff00ff000000, 0xff00000000ff000000, [GPR]
     ),
     form_info!(
         "f2fp_unpack", "rir", 5, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe23e0000000000000000fff, 0x2000000000000000000083e,
-        0x1fff01001ff00000000ff000000, 0xff00000000ff000000, [IMM]; (100..= 121,
+        0xe33e0000000000000000fff, 0x2000000000000000000083e,
+        0x1fff00001ff00000000ff000000, 0xff00000000ff000000, [IMM]; (100..= 121,
         [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
         0x3fffff00000000), (100..= 121, [(0x7fc0000000000000, 0x7f80000000000000)],
         0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
     ),
     form_info!(
         "f2fp_unpack", "rur", 6, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe23e0000000000000000fff, 0xa0000000000000000000c3e,
-        0x1fff01001ffffffff00ff000000, 0xff00000000ff000000, [UGPR]
+        0xe33e0000000000000000fff, 0xa0000000000000000000c3e,
+        0x1fff00001ffffffff00ff000000, 0xff00000000ff000000, [UGPR]
     ),
     form_info!(
         "f2fp_unpack4", "rrr", 0, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe23e0000000000000000fff, 0x2000000000000000000023e,
-        0x1fff01000ffffffff00ff000000, 0xff00000000ff000000, [GPR]
+        0xe33e0000000000000000fff, 0x2000000000000000000023e,
+        0x1fff00000ffffffff00ff000000, 0xff00000000ff000000, [GPR]
     ),
     form_info!(
         "f2fp_unpack4", "rir", 1, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe23e0000000000000000fff, 0x2000000000000000000083e,
-        0x1fff01000ff00000000ff000000, 0xff00000000ff000000, [IMM]; (100..= 121,
+        0xe33e0000000000000000fff, 0x2000000000000000000083e,
+        0x1fff00000ff00000000ff000000, 0xff00000000ff000000, [IMM]; (100..= 121,
         [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
         0x3fffff00000000), (100..= 121, [(0x7fc0000000000000, 0x7f80000000000000)],
         0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
     ),
     form_info!(
         "f2fp_unpack4", "rur", 2, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe23e0000000000000000fff, 0xa0000000000000000000c3e,
-        0x1fff01000ffffffff00ff000000, 0xff00000000ff000000, [UGPR]
+        0xe33e0000000000000000fff, 0xa0000000000000000000c3e,
+        0x1fff00000ffffffff00ff000000, 0xff00000000ff000000, [UGPR]
     ),
     form_info!(
         "f2fp_unpack8", "rrr", 0, Sm70, [89, 90], 0xe0246000000000000000fff,
@@ -27292,21 +27293,21 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "f2fp_unpack8", "rrr", 4, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe2646008000000000000fff, 0x4000200000000000000023e,
-        0x1fff11000007fffff00ff000000, 0xff000000, [GPR, GPR]
+        0xe3646008000000000000fff, 0x4000200000000000000023e,
+        0x1fff10000007fffff00ff000000, 0xff000000, [GPR, GPR]
     ),
     form_info!(
         "f2fp_unpack8", "rir", 5, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe2646000000000000000fff, 0x4000200000000000000083e,
-        0x1fff110000000000000ff000000, 0xff000000, [IMM, GPR]; (100..= 121,
+        0xe3646000000000000000fff, 0x4000200000000000000083e,
+        0x1fff100000000000000ff000000, 0xff000000, [IMM, GPR]; (100..= 121,
         [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
         0x3fffff00000000), (100..= 121, [(0x7fc0000000000000, 0x7f80000000000000)],
         0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
     ),
     form_info!(
         "f2fp_unpack8", "rur", 6, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe2646008000000000000fff, 0xc0002000000000000000c3e,
-        0x1fff11000007fffff00ff000000, 0xff000000, [UGPR, GPR]
+        0xe3646008000000000000fff, 0xc0002000000000000000c3e,
+        0x1fff10000007fffff00ff000000, 0xff000000, [UGPR, GPR]
     ),
     form_info!(
         "f2i", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
@@ -27976,7 +27977,8 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "fswzadd", "fixed", 0, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0xfff, 0x822, 0x1fffffe1f00ffffff0000000000, 0, [GPR, GPR]
+        110, 120, 121], 0x80000000000000000000fff, 0x822, 0x1fff7fe1f00ffffff0000000000,
+        0, [GPR, GPR]
     ),
     form_info!(
         "fswzadd_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,

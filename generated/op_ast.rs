@@ -80,7 +80,7 @@ impl OpAst {
         only_default(Self::NAME, "a", self.a == Src::RZ, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xff000322 | (c.raw & 0x1fff7ffe300fffc000000ff0000);
+        let mut w: u128 = 0xff000322 | (c.raw & 0x1fff7ffc300fffc000000ff0000);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 10u32)? << 40;
         w |= src_field(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 64;
@@ -88,7 +88,7 @@ impl OpAst {
         w |= self.access.code_in(Self::NAME, "access", &Self::ACCESS_CODES0, sm)? << 76;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ast.toml:74; form at isa-spec/spec/ops/memory/ast.toml:74).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ast.toml:75; form at isa-spec/spec/ops/memory/ast.toml:75).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -113,7 +113,7 @@ impl OpAst {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ast.toml:89; form at isa-spec/spec/ops/memory/ast.toml:89).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ast.toml:90; form at isa-spec/spec/ops/memory/ast.toml:90).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -160,9 +160,9 @@ impl OpAst {
             size,
             off,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffe300fffc000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffc300fffc000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ast.toml:74; form at isa-spec/spec/ops/memory/ast.toml:74).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ast.toml:75; form at isa-spec/spec/ops/memory/ast.toml:75).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -187,7 +187,7 @@ impl OpAst {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffc300fff8000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ast.toml:89; form at isa-spec/spec/ops/memory/ast.toml:89).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ast.toml:90; form at isa-spec/spec/ops/memory/ast.toml:90).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

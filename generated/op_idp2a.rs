@@ -4,7 +4,7 @@
 
 /// `IDP.2A`: d = c + a.h0 * b.byte(k) + a.h1 * b.byte(k + 1), k = 0 (.LO) or 2 (.HI), each part signed or unsigned, mod 2^32.
 ///
-/// Spec: isa-spec/spec/ops/alu/idp2a.toml:4 (op `idp2a`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/idp2a.toml:4 (op `idp2a`). SMs: 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIdp2a {
     /// Destination (u32). (isa-spec/spec/ops/alu/idp2a.toml:9)
@@ -30,7 +30,7 @@ impl OpIdp2a {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
+        61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -51,6 +51,8 @@ impl OpIdp2a {
             (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x3fff00 != 0 => Some(2),
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xc0 != 0 => Some(3),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0xc0 != 0 => Some(4),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x30 != 0 => Some(5),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x30 != 0 => Some(6),
             _ => None,
         }
     }
@@ -127,6 +129,37 @@ impl OpIdp2a {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
+    /// What all forms of isa-spec/spec/ops/alu/idp2a.toml:82 pack alike.
+    #[inline(always)]
+    fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= (self.btype.index() as u128) << 47;
+        w |= (self.atype.index() as u128) << 49;
+        w |= (self.half.index() as u128) << 50;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `r` on SM [61, 62] (isa-spec/spec/ops/alu/idp2a.toml:82; form at isa-spec/spec/ops/alu/idp2a.toml:87).
+    #[inline(always)]
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x53f9000000000000 | (c.raw & 0x7ff0000000)
+            | self.encode_e2(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        Ok(w)
+    }
+    /// Form `c` on SM [61, 62] (isa-spec/spec/ops/alu/idp2a.toml:82; form at isa-spec/spec/ops/alu/idp2a.toml:87).
+    #[inline(always)]
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x53d9000000000000 | self.encode_e2(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
+        Ok(w)
+    }
     /// Fields all forms of isa-spec/spec/ops/alu/idp2a.toml:54 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
@@ -201,6 +234,39 @@ impl OpIdp2a {
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffc900f80000ff00000000)))
     }
+    /// Fields all forms of isa-spec/spec/ops/alu/idp2a.toml:82 read alike; each sets the others.
+    #[inline(always)]
+    fn fields_e2(w: u128, sm: u32) -> Option<Self> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
+        let half: LoHi = LoHi::from_index(bits(w, 50, 1) as usize)?;
+        let atype: Int16Type = Int16Type::from_index(bits(w, 49, 1) as usize)?;
+        let btype: Int8Type = Int8Type::from_index(bits(w, 47, 1) as usize)?;
+        Some(Self {
+            d,
+            a,
+            b: Src::RZ,
+            c,
+            half,
+            atype,
+            btype,
+        })
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/idp2a.toml:82; form at isa-spec/spec/ops/alu/idp2a.toml:87).
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
+    }
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/idp2a.toml:82; form at isa-spec/spec/ops/alu/idp2a.toml:87).
+    #[inline(always)]
+    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
     /// Parse one tokenized line of syntax `IDP.2A` (isa-spec/spec/ops/alu/idp2a.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IDP", "2A"]])?;
@@ -246,9 +312,9 @@ impl OpIdp2a {
             &reuse_marks,
             form,
             &[
-                ("a", &[17, 17, 17, 17, 17]),
-                ("b", &[18, 0, 0, 18, 0]),
-                ("c", &[19, 19, 19, 19, 19]),
+                ("a", &[17, 17, 17, 17, 17, 17, 17]),
+                ("b", &[18, 0, 0, 18, 0, 18, 0]),
+                ("c", &[19, 19, 19, 19, 19, 19, 19]),
             ],
         );
         parsed(op, line, ctrl, 0)
@@ -287,12 +353,15 @@ impl Encode for OpIdp2a {
     const NAME: &'static str = "idp2a";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
-        encode_f4; [a, b, c]
+        encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b, c]
     );
 }
 /// Spec: isa-spec/spec/ops/alu/idp2a.toml:4.
 impl Forms for OpIdp2a {
-    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4);
+    parts_by_form!(
+        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
+        parts_f5, 6 : parts_f6
+    );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
@@ -300,9 +369,11 @@ impl Forms for OpIdp2a {
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4)) && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(0 | 3)) && c.ctrl >> 18 & 1 != 0);
-        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3 | 4)) && c.ctrl >> 19 & 1 != 0);
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
+            && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 3 | 5)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
+            && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         out.push_str("IDP.2A");
         out.push_text_chunk(self.half.chunk_sm(sm));

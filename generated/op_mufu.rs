@@ -779,43 +779,49 @@ impl OpMufu {
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let v_a = {
             let tok = at.take();
-            let view = Self::a_view_of(fmt, op);
-            let sel: u32 = match (tok.suffixes.as_slice(), view) {
-                ([], _) => 0,
-                ([p], Some(v)) => {
-                    match v.parse_part(p) {
-                        Some(sel) => sel,
-                        None => {
-                            return Some(
-                                Err(AsmError {
-                                    col: tok.col,
-                                    message: format!("`.{}` is not a part of {}'s type", p, "a"),
-                                }),
-                            );
+            {
+                let tok = asm_try!(
+                    at.join_pair(tok, Self::a_view_of(fmt, op).map_or(ImmStyle::F32,
+                    View::imm_style))
+                );
+                let view = Self::a_view_of(fmt, op);
+                let sel: u32 = match (tok.suffixes.as_slice(), view) {
+                    ([], _) => 0,
+                    ([p], Some(v)) => {
+                        match v.parse_part(p) {
+                            Some(sel) => sel,
+                            None => {
+                                return Some(
+                                    Err(AsmError {
+                                        col: tok.col,
+                                        message: format!("`.{}` is not a part of {}'s type", p, "a"),
+                                    }),
+                                );
+                            }
                         }
                     }
-                }
-                _ => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("unexpected suffix on {}", "a"),
-                        }),
-                    );
-                }
-            };
-            match to_src(
-                &tok.without_suffixes(),
-                Self::a_view_of(fmt, op).map_or(ImmStyle::F32, View::imm_style),
-            ) {
-                Some(s) => (s, sel),
-                None => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad operand for {}", "a"),
-                        }),
-                    );
+                    _ => {
+                        return Some(
+                            Err(AsmError {
+                                col: tok.col,
+                                message: format!("unexpected suffix on {}", "a"),
+                            }),
+                        );
+                    }
+                };
+                match to_src(
+                    &tok.without_suffixes(),
+                    Self::a_view_of(fmt, op).map_or(ImmStyle::F32, View::imm_style),
+                ) {
+                    Some(s) => (s, sel),
+                    None => {
+                        return Some(
+                            Err(AsmError {
+                                col: tok.col,
+                                message: format!("bad operand for {}", "a"),
+                            }),
+                        );
+                    }
                 }
             }
         };

@@ -519,9 +519,16 @@ fn src_conv(spec: &Spec, op: &Op, i: usize, fits: TokenStream) -> Conv {
     } else {
         quote!(parse_part)
     };
+    // A packed pair's immediate (MUFU.EX2.F16x2 on SM103) is two tokens.
+    let pair = pair_source(spec, op, i);
     let conv = move |t: TokenStream| {
+        let tok = if pair {
+            quote!(asm_try!(at.join_pair(#t, #style)))
+        } else {
+            t.clone()
+        };
         quote!({
-            let tok = #t;
+            let tok = #tok;
             let view = #view;
             let sel: u32 = match (tok.suffixes.as_slice(), view) {
                 ([], _) => 0,
@@ -539,7 +546,7 @@ fn src_conv(spec: &Spec, op: &Op, i: usize, fits: TokenStream) -> Conv {
     };
     Conv {
         conv: Box::new(conv),
-        once: true,
+        once: !pair,
         fits,
     }
 }
