@@ -84,6 +84,70 @@ fn load_unused_on_one_side_of_an_if_else() {
     }
 }
 
+/// Loads on their own scoreboards: a reader of the first load waits for
+/// it alone, not for the load issued after it.
+#[test]
+fn independent_loads_take_their_own_scoreboards() {
+    for (sm, load, store) in [
+        (50, "LDG.E R{d}, [R{a}]", "STG.E [R{a}], R{d}"),
+        (75, "LDG.E.SYS R{d}, [R{a}]", "STG.E.SYS [R{a}], R{d}"),
+        (
+            90,
+            "LDG.E R{d}, desc[UR4][R{a}.64]",
+            "STG.E desc[UR4][R{a}.64], R{d}",
+        ),
+    ] {
+        let at = |t: &str, d: u32, a: u32| {
+            t.replace("{d}", &d.to_string())
+                .replace("{a}", &a.to_string())
+        };
+        let text = format!(
+            ".sm {sm}
+             bb0:
+                 {}
+                 {}
+                 IADD3 R8, R2, 0x1, RZ
+                 {}
+                 IADD3 R9, R3, 0x1, RZ
+                 {}
+                 exit",
+            at(load, 2, 4),
+            at(load, 3, 6),
+            at(store, 8, 4),
+            at(store, 9, 6),
+        );
+        assert_eq!(scheduled_findings(&text), Vec::<String>::new(), "SM{sm}");
+        let mut f = parse_function(&text, None).expect("parses");
+        legalize(&mut f).expect("legalizes");
+        schedule(&mut f).expect("schedules");
+        let p = decoded(&f);
+        let is = |i: usize, m: &str| p.instrs[i].text(sm).starts_with(m);
+        let loads: Vec<usize> = (0..p.instrs.len()).filter(|&i| is(i, "LDG")).collect();
+        let first_add = (0..p.instrs.len())
+            .find(|&i| is(i, "IADD3"))
+            .expect("an add");
+        let sb = |i: usize| {
+            p.instrs[i]
+                .ctl
+                .write_barrier
+                .expect("a load sets a write barrier")
+        };
+        let (sb0, sb1) = (sb(loads[0]), sb(loads[1]));
+        assert_ne!(sb0, sb1, "SM{sm}: the loads share a scoreboard");
+        let wait = p.instrs[first_add].ctl.wait;
+        assert_eq!(
+            wait >> sb0 & 1,
+            1,
+            "SM{sm}: the first add waits for its load"
+        );
+        assert_eq!(
+            wait >> sb1 & 1,
+            0,
+            "SM{sm}: the first add waits for the other load too"
+        );
+    }
+}
+
 /// (b) A conditional load inside a loop, its register rewritten at the top
 /// of the next iteration; (c) a load result live across the back edge.
 #[test]

@@ -2,14 +2,16 @@
 //! instruction carries control bits that `nak check` accepts.
 //!
 //! - Scoreboards: an op whose results have no fixed latency in the spec
-//!   (`[sched] latency` on this SM) sets write barrier SB0; a memory or
-//!   control op that reads registers late sets read barrier SB1. An
-//!   instruction waits on SB0 when it reads or writes a register a result
-//!   pending there goes to, on SB1 when it overwrites a register a pending
-//!   late read needs, and the first instruction of every block waits on
-//!   both: so a load whose result one path leaves unused, or that is
-//!   still in flight at a loop's back edge, has landed before the register
-//!   is written again.
+//!   (`[sched] latency` on this SM) sets a write barrier, one of SB0..SB4:
+//!   a free one, else the one given out longest ago; a memory or control
+//!   op that reads registers late sets read barrier SB5. An instruction
+//!   waits on a write scoreboard when it reads or writes a register a
+//!   result pending there goes to (so a reader waits for its own load, not
+//!   for every load before it), on SB5 when it overwrites a register a
+//!   pending late read needs, and the first instruction of every block
+//!   waits on all six: so a load whose result one path leaves unused, or
+//!   that is still in flight at a loop's back edge, has landed before the
+//!   register is written again.
 //! - Stalls: at least 1, and 2 after an instruction that sets a barrier (a
 //!   scoreboard counts it one cycle after issue). A fixed-latency result is
 //!   covered by stretching the stall before each reader in the block (a
@@ -18,9 +20,8 @@
 //!   block's last stall for whatever is still in flight when the block
 //!   ends.
 //!
-//! One scoreboard for all late results makes a reader wait for every load
-//! issued before it; spreading them over SB0..SB5, and carrying pending
-//! events across blocks, are the next steps.
+//! Carrying pending events across blocks, instead of waiting for all of
+//! them where a block starts, is the next step.
 
 use super::PassError;
 use crate::backend::ir::{Function, Instr, VOp};
@@ -28,9 +29,12 @@ use crate::check::program::{Span, footprint, is_control, late_read_spans, reads_
 use crate::isa::{Family, family_of};
 use crate::runtime::control::{self, Fields};
 
-/// The scoreboard of results that land late, and of late reads.
-const WRITE_SB: u8 = 0;
-const READ_SB: u8 = 1;
+/// The scoreboards results that land late are spread over (SB0..SB4), and
+/// the one late reads count on.
+const WRITE_SBS: usize = 5;
+const READ_SB: u8 = 5;
+/// A wait on every scoreboard.
+const ALL_SBS: u8 = 0x3f;
 /// A stall count's largest value.
 const MAX_STALL: u32 = 15;
 
@@ -48,6 +52,9 @@ struct Facts {
     /// Results with a fixed latency: (registers, cycles until an operand
     /// may read them, cycles until they may guard a control op).
     fixed: Vec<(Span, u32, u32)>,
+    /// Results land late: the op needs a write barrier (`place_waits`
+    /// picks which).
+    lands_late: bool,
     fields: Fields,
 }
 
@@ -80,6 +87,7 @@ fn facts(sm: u32, family: Family, i: &Instr) -> Result<Facts, PassError> {
         ..Fields::default()
     };
     let (mut fixed, mut all_writes, mut late_reads) = (Vec::new(), Vec::new(), Vec::new());
+    let mut lands_late = false;
     let control = match &i.op {
         VOp::Hw(op) => {
             let (r, writes, late) = footprint(op);
@@ -97,7 +105,7 @@ fn facts(sm: u32, family: Family, i: &Instr) -> Result<Facts, PassError> {
                 match latency {
                     Some(l) if w.first.file.is_pred() => fixed.push((w, l, guard.max(l))),
                     Some(l) => fixed.push((w, l, l)),
-                    None if late.contains(&w) => fields.write_barrier = Some(WRITE_SB),
+                    None if late.contains(&w) => lands_late = true,
                     // Written at once (`[sched] early`).
                     None => {}
                 }
@@ -114,7 +122,7 @@ fn facts(sm: u32, family: Family, i: &Instr) -> Result<Facts, PassError> {
             )));
         }
     };
-    if fields.write_barrier.is_some() || fields.read_barrier.is_some() {
+    if lands_late || fields.read_barrier.is_some() {
         fields.stall = 2;
     }
     Ok(Facts {
@@ -124,33 +132,49 @@ fn facts(sm: u32, family: Family, i: &Instr) -> Result<Facts, PassError> {
         guarded: i.guard.as_reg().is_some_and(|g| !g.is_zero()),
         control,
         fixed,
+        lands_late,
         fields,
     })
 }
 
-/// The waits of a block: its first instruction waits on both scoreboards
-/// (a predecessor may leave events pending); a later one waits on SB0 when
-/// it reads or writes a register a result still pending on SB0 goes to,
-/// and on SB1 when it writes a register a pending late read still needs.
-/// A wait ends every event of its scoreboard.
+/// The barriers and waits of a block: its first instruction waits on
+/// every scoreboard (a predecessor may leave events pending); a later one
+/// waits on a write scoreboard when it reads or writes a register a result
+/// still pending there goes to, and on SB5 when it writes a register a
+/// pending late read still needs. A wait ends every event of its
+/// scoreboard. A result that lands late gets a free write scoreboard, else
+/// the one given out longest ago (its events are the likeliest to have
+/// landed by the time a reader waits).
 fn place_waits(facts: &mut [Facts]) {
-    let (mut on_write_sb, mut on_read_sb): (Vec<Span>, Vec<Span>) = (Vec::new(), Vec::new());
+    let mut on_write_sb: [Vec<Span>; WRITE_SBS] = Default::default();
+    let mut given_at = [0usize; WRITE_SBS];
+    let mut on_read_sb: Vec<Span> = Vec::new();
     for (j, x) in facts.iter_mut().enumerate() {
         let hits = |pending: &[Span], regs: &[Span]| {
             regs.iter().any(|r| pending.iter().any(|p| overlaps(p, r)))
         };
-        let wait_write = j == 0 || hits(&on_write_sb, &x.reads) || hits(&on_write_sb, &x.writes);
-        let wait_read = j == 0 || hits(&on_read_sb, &x.writes);
-        if wait_write {
-            x.fields.wait |= 1 << WRITE_SB;
-            on_write_sb.clear();
+        if j == 0 {
+            x.fields.wait = ALL_SBS;
+            on_write_sb.iter_mut().for_each(Vec::clear);
+            on_read_sb.clear();
         }
-        if wait_read {
+        for (sb, pending) in on_write_sb.iter_mut().enumerate() {
+            if hits(pending, &x.reads) || hits(pending, &x.writes) {
+                x.fields.wait |= 1 << sb;
+                pending.clear();
+            }
+        }
+        if hits(&on_read_sb, &x.writes) {
             x.fields.wait |= 1 << READ_SB;
             on_read_sb.clear();
         }
-        if x.fields.write_barrier.is_some() {
-            on_write_sb.extend(x.writes.iter().copied());
+        if x.lands_late {
+            let sb = (0..WRITE_SBS)
+                .find(|&sb| on_write_sb[sb].is_empty())
+                .unwrap_or_else(|| (0..WRITE_SBS).min_by_key(|&sb| given_at[sb]).unwrap_or(0));
+            x.fields.write_barrier = Some(sb as u8);
+            on_write_sb[sb].extend(x.writes.iter().copied());
+            given_at[sb] = j;
         }
         if x.fields.read_barrier.is_some() {
             on_read_sb.extend(x.late_reads.iter().copied());
