@@ -1,5 +1,6 @@
 //! nvdisasm agrees off the happy path (issue 23 item 2): corpus words (or,
-//! on an SM without a corpus, sampled words of every form) with one to
+//! on an SM without a corpus, the words of its ptxas kernels in
+//! `tests/kernels`, else sampled words of every form) with one to
 //! three random bits flipped outside the opcode are disassembled by
 //! nvdisasm and by us. Where we print a text, it must be nvdisasm's, and
 //! nvdisasm must not reject a word we decode. Words nvdisasm prints and we
@@ -145,8 +146,9 @@ fn check_sm(oracle: &Oracle, sm: u32, per_sm: usize) -> Tally {
     t
 }
 
-/// The corpus words of `sm` (every corpus file of that SM), else sampled
-/// words of every form.
+/// The corpus words of `sm` (every corpus file of that SM), else the
+/// distinct instruction words of its ptxas kernels, else sampled words of
+/// every form.
 fn base_words(sm: u32) -> Vec<u128> {
     let family = isa::family_of(sm).expect("covered SM");
     let mut out = Vec::new();
@@ -161,9 +163,33 @@ fn base_words(sm: u32) -> Vec<u128> {
         );
     }
     if out.is_empty() {
+        out = kernel_words(sm, family);
+    }
+    if out.is_empty() {
         out = nak::runtime::sample::sample_words(sm, &[], 1, 0x6d75);
     }
     out
+}
+
+/// The distinct instruction words of `sm`'s kernels in `tests/kernels`
+/// (on SM50..SM62 the scheduling word before each three left out).
+fn kernel_words(sm: u32, family: isa::Family) -> Vec<u128> {
+    let kernels = isa_tests::kernels::all().expect("tests/kernels reads");
+    let bytes = family.width() as usize / 8;
+    // One scheduling word leads each bundle: every (bundle + 1)th word.
+    let group = family.bundle().map(|b| b as usize + 1);
+    let mut words = std::collections::BTreeSet::new();
+    for k in kernels.iter().filter(|k| k.sm == sm) {
+        for (i, w) in k.code.chunks_exact(bytes).enumerate() {
+            if group.is_some_and(|g| i % g == 0) {
+                continue;
+            }
+            let mut le = [0u8; 16];
+            le[..bytes].copy_from_slice(w);
+            words.insert(u128::from_le_bytes(le));
+        }
+    }
+    words.into_iter().collect()
 }
 
 /// The mnemonic of an nvdisasm text, guard left out.
