@@ -163,7 +163,7 @@ fn base_words(sm: u32) -> Vec<u128> {
         );
     }
     if out.is_empty() {
-        out = kernel_words(sm, family);
+        out = kernel_words(sm);
     }
     if out.is_empty() {
         out = nak::runtime::sample::sample_words(sm, &[], 1, 0x6d75);
@@ -172,22 +172,15 @@ fn base_words(sm: u32) -> Vec<u128> {
 }
 
 /// The distinct instruction words of `sm`'s kernels in `tests/kernels`
-/// (on SM50..SM62 the scheduling word before each three left out).
-fn kernel_words(sm: u32, family: isa::Family) -> Vec<u128> {
+/// (the stream walk leaves SM50..SM62's scheduling words out).
+fn kernel_words(sm: u32) -> Vec<u128> {
     let kernels = isa_tests::kernels::all().expect("tests/kernels reads");
-    let bytes = family.width() as usize / 8;
-    // One scheduling word leads each bundle: every (bundle + 1)th word.
-    let group = family.bundle().map(|b| b as usize + 1);
     let mut words = std::collections::BTreeSet::new();
     for k in kernels.iter().filter(|k| k.sm == sm) {
-        for (i, w) in k.code.chunks_exact(bytes).enumerate() {
-            if group.is_some_and(|g| i % g == 0) {
-                continue;
-            }
-            let mut le = [0u8; 16];
-            le[..bytes].copy_from_slice(w);
-            words.insert(u128::from_le_bytes(le));
-        }
+        nak::dis::stream::for_each_word(sm, &k.code, |_, w, _, _| {
+            words.insert(w);
+        })
+        .expect("a ptxas kernel is a whole stream");
     }
     words.into_iter().collect()
 }
