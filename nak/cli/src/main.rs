@@ -5,6 +5,7 @@ mod out;
 mod canonical_cmd;
 mod check_cmd;
 mod input;
+mod json_cmd;
 mod lint_cmd;
 mod run_cmd;
 
@@ -44,6 +45,12 @@ enum Cmd {
         /// and exit 1 when there is any.
         #[arg(long, conflicts_with = "ctrl")]
         check_canonical: bool,
+        /// Instead of the listing, one JSON object per instruction and
+        /// line (kernel, address, hex words, text, guard, mnemonic,
+        /// modifiers, operands with their kinds, control bits; schema in
+        /// the README).
+        #[arg(long, conflicts_with_all = ["ctrl", "check_canonical"])]
+        json: bool,
         file: PathBuf,
     },
     /// Check a scheduled kernel for hazards: reads and overwrites of
@@ -375,10 +382,12 @@ fn main() -> ExitCode {
             sm,
             ctrl,
             check_canonical,
+            json,
             file,
-        } => match check_canonical {
-            true => canonical_cmd::run(sm.as_deref(), &file),
-            false => dis(sm.as_deref(), &file, ctrl),
+        } => match (check_canonical, json) {
+            (true, _) => canonical_cmd::run(sm.as_deref(), &file),
+            (_, true) => json_cmd::run(sm.as_deref(), &file),
+            _ => dis(sm.as_deref(), &file, ctrl),
         },
         Cmd::Asm {
             sm,

@@ -67,6 +67,13 @@ pub fn refusal(kind: InputKind) -> Option<&'static str> {
 /// SM90).
 pub fn disassemble(bytes: &[u8], want_sm: Option<u32>) -> Result<(String, usize), String> {
     let cubin = elf::Cubin::parse(bytes)?;
+    check_sm(&cubin, want_sm)?;
+    listing::listing(&cubin)
+}
+
+/// The cubin's SM is one the spec covers and, when `want_sm` is given,
+/// the one asked for (an `sm_90a` cubin is SM90).
+pub fn check_sm(cubin: &elf::Cubin, want_sm: Option<u32>) -> Result<(), String> {
     if crate::isa::family_of(cubin.sm).is_none() {
         return Err(format!(
             "the cubin's ELF flags ({:#x}) name SM{}, which the spec does not cover",
@@ -81,5 +88,5 @@ pub fn disassemble(bytes: &[u8], want_sm: Option<u32>) -> Result<(String, usize)
             cubin.sm, cubin.flags, cubin.sm
         ));
     }
-    listing::listing(&cubin)
+    Ok(())
 }
