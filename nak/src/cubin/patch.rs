@@ -201,9 +201,17 @@ impl SectionPatch<'_> {
                         continue;
                     }
                 };
+                // Reuse flags nvdisasm does not print (on texture
+                // instructions) are bits the text cannot show: they stay
+                // when neither text has a `.reuse`.
+                let shown = l.text.contains(".reuse") || self.own.instrs[n].text.contains(".reuse");
+                let hidden = if shown { 0 } else { o.ctrl & reuse };
                 let res = assemble_at(self.sm, &text, o.addr, |parsed| match l.ctrl {
-                    Some(v) => v | parsed & reuse,
-                    None => control::with_reuse_needs(self.family, o.ctrl & !reuse | parsed & reuse),
+                    Some(v) => v | parsed & reuse | hidden,
+                    None => {
+                        control::with_reuse_needs(self.family, o.ctrl & !reuse | parsed & reuse)
+                            | hidden
+                    }
                 });
                 match res {
                     Ok(((w, c), warning)) => {
