@@ -403,7 +403,12 @@ fn main() -> ExitCode {
             out,
             deny_warnings,
             ..
-        } => asm(sm.as_deref().unwrap_or_default(), &file, &out, deny_warnings),
+        } => asm(
+            sm.as_deref().unwrap_or_default(),
+            &file,
+            &out,
+            deny_warnings,
+        ),
         Cmd::Check { sm, file } => check_cmd::run(sm.as_deref(), &file),
     }
 }

@@ -98,7 +98,10 @@ fn unedited_listing_writes_the_cubin_back() {
         let cubin = write(&format!("{sm}.cubin"), &bytes);
         let (code, err, _, out) = patch(&format!("same_{sm}"), &cubin, &listing(&cubin));
         assert_eq!(code, 0, "{err}");
-        assert!(std::fs::read(&out).expect("OUT") == bytes, "{sm}: OUT differs");
+        assert!(
+            std::fs::read(&out).expect("OUT") == bytes,
+            "{sm}: OUT differs"
+        );
         assert!(err.contains("0 of"), "{err}");
     }
 }
@@ -122,7 +125,13 @@ fn listings_that_do_not_fit_are_errors_and_write_nothing() {
         .map(|(_, t)| t)
         .collect();
     let s = line_of(&text, ".section\t.text.control");
-    fails("fewer", &cubin, &(fewer.join("\n") + "\n"), s, "instructions can be edited, not added or removed");
+    fails(
+        "fewer",
+        &cubin,
+        &(fewer.join("\n") + "\n"),
+        s,
+        "instructions can be edited, not added or removed",
+    );
 
     // Another address.
     let moved = text.replacen("/*0010*/", "/*0018*/", 1);
@@ -134,7 +143,11 @@ fn listings_that_do_not_fit_are_errors_and_write_nothing() {
     fails("bad_line", &cubin, &bad, l, "FROB");
 
     // A branch to a label the listing does not have.
-    let bl = text.lines().position(|t| t.contains("BRA `(.L_x_")).expect("a BRA") + 1;
+    let bl = text
+        .lines()
+        .position(|t| t.contains("BRA `(.L_x_"))
+        .expect("a BRA")
+        + 1;
     let lines: Vec<String> = text
         .lines()
         .enumerate()
@@ -148,7 +161,13 @@ fn listings_that_do_not_fit_are_errors_and_write_nothing() {
             }
         })
         .collect();
-    fails("label", &cubin, &(lines.join("\n") + "\n"), bl, "unknown label `.L_x_999`");
+    fails(
+        "label",
+        &cubin,
+        &(lines.join("\n") + "\n"),
+        bl,
+        "unknown label `.L_x_999`",
+    );
 
     // Not a cubin.
     let not = write("not.cubin", b"not an ELF file at all");

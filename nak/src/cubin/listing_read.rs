@@ -95,7 +95,10 @@ pub fn read(family: Family, text: &str) -> Result<Vec<ListedSection>, Vec<AsmFil
             message,
         };
         let Some(s) = sections.last_mut().filter(|_| in_code) else {
-            errors.push(fail(1, "an instruction outside a code section (no `.section .text.NAME` before it)".into()));
+            errors.push(fail(
+                1,
+                "an instruction outside a code section (no `.section .text.NAME` before it)".into(),
+            ));
             continue;
         };
         match instr_parts(family, body) {
@@ -131,7 +134,10 @@ fn instr_line(raw: &str) -> Option<(u64, &str, usize)> {
 
 /// The control field, the text's offset in `body` and the text of an
 /// instruction line's body. Errors carry a 0-based column in `body`.
-fn instr_parts(family: Family, body: &str) -> Result<(Option<u32>, usize, String), (usize, String)> {
+fn instr_parts(
+    family: Family,
+    body: &str,
+) -> Result<(Option<u32>, usize, String), (usize, String)> {
     // The hex comment.
     let mut end = body.len();
     if let Some(i) = body.rfind("/* 0x")
@@ -194,9 +200,15 @@ mod tests {
         let s = &s[0];
         assert_eq!(s.name, ".text.k");
         let texts: Vec<&str> = s.instrs.iter().map(|i| i.text.as_str()).collect();
-        assert_eq!(texts, ["MOV R1, c[0x0][0x28]", "@P0 BRA `(.L_x_0)", "BRX R2"]);
+        assert_eq!(
+            texts,
+            ["MOV R1, c[0x0][0x28]", "@P0 BRA `(.L_x_0)", "BRX R2"]
+        );
         assert!(s.instrs[0].ctrl.is_some() && s.instrs[1].ctrl.is_none());
-        assert_eq!(s.labels, [(".L_x_0".to_string(), 1), (".L_x_1".to_string(), 3)]);
+        assert_eq!(
+            s.labels,
+            [(".L_x_0".to_string(), 1), (".L_x_1".to_string(), 3)]
+        );
     }
 
     #[test]

@@ -49,11 +49,7 @@ pub fn reassemble_all(cubin: &[u8], listing_text: &str) -> Result<Patched, Vec<A
     patch_with(cubin, listing_text, true)
 }
 
-fn patch_with(
-    cubin: &[u8],
-    listing_text: &str,
-    force: bool,
-) -> Result<Patched, Vec<AsmFileError>> {
+fn patch_with(cubin: &[u8], listing_text: &str, force: bool) -> Result<Patched, Vec<AsmFileError>> {
     let whole = |message: String| {
         vec![AsmFileError {
             line: 0,
@@ -85,24 +81,33 @@ fn patch_with(
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for s in &edited {
         if let Some(first) = seen.insert(&s.name, s.line) {
-            errors.push(at(s.line, 1, format!(
-                "section {} is listed twice (first on line {first})",
-                s.name
-            )));
+            errors.push(at(
+                s.line,
+                1,
+                format!("section {} is listed twice (first on line {first})", s.name),
+            ));
             continue;
         }
         let Some(i) = parsed.texts.iter().position(|t| t.name == s.name) else {
             let have: Vec<&str> = parsed.texts.iter().map(|t| t.name.as_str()).collect();
-            errors.push(at(s.line, 1, format!(
-                "unknown kernel: the cubin has no section {} (it has {})",
-                s.name,
-                have.join(", ")
-            )));
+            errors.push(at(
+                s.line,
+                1,
+                format!(
+                    "unknown kernel: the cubin has no section {} (it has {})",
+                    s.name,
+                    have.join(", ")
+                ),
+            ));
             continue;
         };
         let text = &parsed.texts[i];
         let Some(own_s) = originals.iter().find(|o| o.name == s.name) else {
-            errors.push(at(s.line, 1, format!("section {} is not in the cubin's listing", s.name)));
+            errors.push(at(
+                s.line,
+                1,
+                format!("section {} is not in the cubin's listing", s.name),
+            ));
             continue;
         };
         let sec = SectionPatch {
@@ -157,12 +162,16 @@ impl SectionPatch<'_> {
         let origs = self.originals()?;
         let s = self.listed;
         if s.instrs.len() != origs.len() {
-            return Err(vec![at(s.line, 1, format!(
-                "section {} has {} instructions in the listing but {} in the cubin: instructions can be edited, not added or removed",
-                s.name,
-                s.instrs.len(),
-                origs.len()
-            ))]);
+            return Err(vec![at(
+                s.line,
+                1,
+                format!(
+                    "section {} has {} instructions in the listing but {} in the cubin: instructions can be edited, not added or removed",
+                    s.name,
+                    s.instrs.len(),
+                    origs.len()
+                ),
+            )]);
         }
         if let Some((n, (l, o))) = s
             .instrs
@@ -171,13 +180,17 @@ impl SectionPatch<'_> {
             .enumerate()
             .find(|(_, (l, o))| l.addr != o.addr)
         {
-            return Err(vec![at(l.line, 1, format!(
-                "address {:#06x}: the cubin's section {} has its instruction {} at {:#06x}",
-                l.addr,
-                s.name,
-                n + 1,
-                o.addr
-            ))]);
+            return Err(vec![at(
+                l.line,
+                1,
+                format!(
+                    "address {:#06x}: the cubin's section {} has its instruction {} at {:#06x}",
+                    l.addr,
+                    s.name,
+                    n + 1,
+                    o.addr
+                ),
+            )]);
         }
         let targets = self.label_targets(&origs);
         let wb = u64::from(self.family.width() / 8);
@@ -240,7 +253,11 @@ impl SectionPatch<'_> {
                 out[g..g + 8].copy_from_slice(&sw.to_le_bytes());
             }
         }
-        if errors.is_empty() { Ok(()) } else { Err(errors) }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
     }
 
     /// The section's instructions as the cubin has them.
@@ -254,7 +271,13 @@ impl SectionPatch<'_> {
             });
             origs.push(Orig { addr, word, ctrl });
         })
-        .map_err(|e| vec![at(self.listed.line, 1, format!("section {}: {e}", self.text.name))])?;
+        .map_err(|e| {
+            vec![at(
+                self.listed.line,
+                1,
+                format!("section {}: {e}", self.text.name),
+            )]
+        })?;
         Ok(origs)
     }
 
@@ -305,7 +328,11 @@ impl SectionPatch<'_> {
     /// a branch's exact target, a function of the section, a label by where
     /// the listing puts it; a relocated symbol goes back to the `0x0` the
     /// linker fills.
-    fn resolve(&self, l: &ListedInstr, targets: &HashMap<String, u64>) -> Result<String, AsmFileError> {
+    fn resolve(
+        &self,
+        l: &ListedInstr,
+        targets: &HashMap<String, u64>,
+    ) -> Result<String, AsmFileError> {
         let mut text = l.text.clone();
         let wb = u64::from(self.family.width() / 8);
         while let Some(i) = text.find("`(") {
@@ -325,19 +352,23 @@ impl SectionPatch<'_> {
                 .or_else(|| self.label_addr(name));
             let value = match addr {
                 Some(a) => format!("{a:#x}"),
-                None if self
-                    .cubin
-                    .relocs
-                    .iter()
-                    .any(|r| r.section == self.text.index && (l.addr..l.addr + wb).contains(&r.offset) && r.symbol == name) =>
+                None if self.cubin.relocs.iter().any(|r| {
+                    r.section == self.text.index
+                        && (l.addr..l.addr + wb).contains(&r.offset)
+                        && r.symbol == name
+                }) =>
                 {
                     "0x0".to_string()
                 }
                 None => {
-                    return Err(at(l.line, l.col + i, format!(
-                        "unknown label `{name}`: no label, function or relocation of section {} has that name",
-                        self.text.name
-                    )));
+                    return Err(at(
+                        l.line,
+                        l.col + i,
+                        format!(
+                            "unknown label `{name}`: no label, function or relocation of section {} has that name",
+                            self.text.name
+                        ),
+                    ));
                 }
             };
             text.replace_range(i..i + j + 1, &value);
