@@ -198,7 +198,8 @@ impl SectionPatch<'_> {
         let mut errors = Vec::new();
         done.instructions += origs.len();
         for (n, (l, o)) in s.instrs.iter().zip(&origs).enumerate() {
-            let same = !self.force && l.norm() == self.own.instrs[n].norm();
+            let own = self.own.instrs.get(n);
+            let same = !self.force && own.is_some_and(|i| i.norm() == l.norm());
             if same && l.ctrl.is_none() {
                 continue;
             }
@@ -217,7 +218,8 @@ impl SectionPatch<'_> {
                 // Reuse flags nvdisasm does not print (on texture
                 // instructions) are bits the text cannot show: they stay
                 // when neither text has a `.reuse`.
-                let shown = l.text.contains(".reuse") || self.own.instrs[n].text.contains(".reuse");
+                let shown =
+                    l.text.contains(".reuse") || own.is_some_and(|i| i.text.contains(".reuse"));
                 let hidden = if shown { 0 } else { o.ctrl & reuse };
                 let res = assemble_at(self.sm, &text, o.addr, |parsed| match l.ctrl {
                     Some(v) => v | parsed & reuse | hidden,
