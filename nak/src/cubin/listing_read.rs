@@ -205,10 +205,9 @@ mod tests {
             ["MOV R1, c[0x0][0x28]", "@P0 BRA `(.L_x_0)", "BRX R2"]
         );
         assert!(s.instrs[0].ctrl.is_some() && s.instrs[1].ctrl.is_none());
-        assert_eq!(
-            s.labels,
-            [(".L_x_0".to_string(), 1), (".L_x_1".to_string(), 3)]
-        );
+        let labels: Vec<(&str, usize)> = s.labels.iter().map(|(n, i)| (n.as_str(), *i)).collect();
+        // The section's own label stands at its start.
+        assert_eq!(labels, [(".text.k", 0), (".L_x_0", 1), (".L_x_1", 3)]);
     }
 
     #[test]
