@@ -7,6 +7,7 @@ mod check_cmd;
 mod input;
 mod json_cmd;
 mod lint_cmd;
+mod patch_cmd;
 mod run_cmd;
 
 use clap::{Parser, Subcommand};
@@ -72,15 +73,24 @@ enum Cmd {
     /// `nak dis` or nvdisasm prints assembles back to its word; where the
     /// instruction breaks a rule that keeps programs correct (a misaligned
     /// register, a modifier combination the spec does not list as legal,
-    /// one the hardware traps on) it is a warning.
+    /// one the hardware traps on) it is a warning. With `--cubin IN`, the
+    /// file is an edited listing of IN (`nak dis IN`) and OUT is IN with
+    /// the edited instructions reassembled.
     Asm {
-        /// Target SM: 90, sm_90 or SM90.
+        /// Target SM: 90, sm_90 or SM90. With --cubin it comes from the
+        /// ELF header and, if given, must match.
+        #[arg(long, required_unless_present = "cubin")]
+        sm: Option<String>,
+        /// Patch this cubin: unchanged instructions keep their bytes, an
+        /// edited one is assembled at its address (its control bits from a
+        /// `[B------:R-:W-:Y:S04]` field on the line, else the original's);
+        /// the listing must have the cubin's sections and addresses.
         #[arg(long)]
-        sm: String,
+        cubin: Option<PathBuf>,
         /// One instruction per line; a leading `HEX<TAB>` column and a
         /// `--ctrl` field are read as `nak dis` writes them.
         file: PathBuf,
-        /// The raw stream to write (whole, or not at all on error).
+        /// The raw stream (or cubin) to write (whole, or not at all on error).
         #[arg(short = 'o')]
         out: PathBuf,
         /// Treat warnings as errors (nothing is written).
@@ -391,10 +401,23 @@ fn main() -> ExitCode {
         },
         Cmd::Asm {
             sm,
+            cubin: Some(cubin),
             file,
             out,
             deny_warnings,
-        } => asm(&sm, &file, &out, deny_warnings),
+        } => patch_cmd::run(sm.as_deref(), &cubin, &file, &out, deny_warnings),
+        Cmd::Asm {
+            sm,
+            file,
+            out,
+            deny_warnings,
+            ..
+        } => asm(
+            sm.as_deref().unwrap_or_default(),
+            &file,
+            &out,
+            deny_warnings,
+        ),
         Cmd::Check { sm, file } => check_cmd::run(sm.as_deref(), &file),
     }
 }

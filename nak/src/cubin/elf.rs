@@ -15,6 +15,8 @@ pub struct TextSection<'a> {
     pub index: usize,
     pub name: String,
     pub data: &'a [u8],
+    /// Where `data` starts in the file (what a patch overwrites).
+    pub offset: u64,
     pub align: u64,
     /// `sh_info`: its top byte is the register count (ptxas, up to SM89).
     pub info: u32,
@@ -115,6 +117,7 @@ impl<'a> Cubin<'a> {
                     index: index.0,
                     name,
                     data: bytes,
+                    offset: sh.sh_offset(endian),
                     align: sh.sh_addralign(endian),
                     info: sh.sh_info(endian),
                 });

@@ -15,7 +15,7 @@ use crate::runtime::control;
 
 /// An address no instruction has: printing an instruction there too shows
 /// which part of its text is a branch target.
-const SHIFT: u64 = 0x10_0000;
+pub(crate) const SHIFT: u64 = 0x10_0000;
 
 /// `st_other`'s bit for a kernel entry.
 const STO_CUDA_ENTRY: u8 = 0x10;
@@ -195,7 +195,7 @@ fn func_pos(family: Family, value: u64) -> u64 {
 /// Where `text` (printed at its address) and `moved` (printed `SHIFT`
 /// bytes later) differ: the branch target, as a byte range of `text` and
 /// the address it names (None: no target, or a negative one).
-fn target_in(text: &str, moved: &str) -> Option<(std::ops::Range<usize>, u64)> {
+pub(crate) fn target_in(text: &str, moved: &str) -> Option<(std::ops::Range<usize>, u64)> {
     if text == moved {
         return None;
     }

@@ -7,7 +7,9 @@
 pub mod elf;
 pub mod labels;
 pub mod listing;
+pub mod listing_read;
 pub mod nvinfo;
+pub mod patch;
 
 /// What a file given to `nak dis` is, by its first bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

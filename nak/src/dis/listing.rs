@@ -225,6 +225,41 @@ pub struct Assembled {
     pub warnings: Vec<AsmFileError>,
 }
 
+/// One instruction `text` at `addr`: its word and control value, and a
+/// warning when only the lenient encoder takes it (see [`Assembled`]).
+/// `ctrl` turns the control value the text gives (its `.reuse` flags) into
+/// the instruction's. Error columns are 0-based within `text`.
+pub fn assemble_at(
+    sm: u32,
+    text: &str,
+    addr: u64,
+    ctrl: impl FnOnce(u32) -> u32,
+) -> Result<((u128, u32), Option<asm::AsmError>), asm::AsmError> {
+    let line = asm::tokenize(text)?;
+    let (op, mut c) = isa::parse(&line, sm, addr)?;
+    c.ctrl = ctrl(c.ctrl);
+    let at = |e: crate::runtime::encode::EncodeError| asm::AsmError {
+        col: line.mnemonic_col,
+        message: e.to_string(),
+    };
+    match op.encode(sm, &c) {
+        Ok(w) => Ok(((w, c.ctrl), None)),
+        Err(strict) => op
+            .encode_lenient(sm, &c)
+            .map(|w| {
+                let warning = asm::AsmError {
+                    col: line.mnemonic_col,
+                    message: format!(
+                        "{}: {}; assembled as written, but the backend's encoder refuses it",
+                        strict.op, strict.message
+                    ),
+                };
+                ((w, c.ctrl), Some(warning))
+            })
+            .map_err(at),
+    }
+}
+
 /// `nak asm`: parse every line (a leading `HEX<TAB>` is ignored) and return
 /// the raw stream with its warnings, or every error found. A line may
 /// start with a control field as `nak dis --ctrl` prints it
@@ -273,32 +308,9 @@ pub fn assemble(sm: u32, text: &str) -> Result<Assembled, Vec<AsmFileError>> {
             Some(n) => (idx / n as u64) * wb * (n as u64 + 1) + wb * (idx % n as u64 + 1),
             None => idx * wb,
         };
-        let res = asm::tokenize(body_trim).and_then(|line| {
-            let (op, mut c) = isa::parse(&line, sm, addr)?;
-            c.ctrl = match explicit {
-                Some(v) => v | c.ctrl & control::reuse_mask(family),
-                None => control::with_reuse_needs(family, c.ctrl),
-            };
-            let at = |e: crate::runtime::encode::EncodeError| asm::AsmError {
-                col: line.mnemonic_col,
-                message: e.to_string(),
-            };
-            match op.encode(sm, &c) {
-                Ok(w) => Ok(((w, c.ctrl), None)),
-                Err(strict) => op
-                    .encode_lenient(sm, &c)
-                    .map(|w| {
-                        let warning = asm::AsmError {
-                            col: line.mnemonic_col,
-                            message: format!(
-                                "{}: {}; assembled as written, but the backend's encoder refuses it",
-                                strict.op, strict.message
-                            ),
-                        };
-                        ((w, c.ctrl), Some(warning))
-                    })
-                    .map_err(at),
-            }
+        let res = assemble_at(sm, body_trim, addr, |parsed| match explicit {
+            Some(v) => v | parsed & control::reuse_mask(family),
+            None => control::with_reuse_needs(family, parsed),
         });
         match res {
             Ok((w, warning)) => {
