@@ -3,6 +3,7 @@
 #[macro_use]
 mod out;
 mod canonical_cmd;
+mod cfg_cmd;
 mod check_cmd;
 mod input;
 mod lint_cmd;
@@ -44,6 +45,11 @@ enum Cmd {
         /// and exit 1 when there is any.
         #[arg(long, conflicts_with = "ctrl")]
         check_canonical: bool,
+        /// Instead of the listing, print the control-flow graph of each
+        /// function's basic blocks as Graphviz DOT, as `nvdisasm -cfg`
+        /// does (a raw stream is one function named after the file).
+        #[arg(long, conflicts_with_all = ["ctrl", "check_canonical"])]
+        cfg: bool,
         file: PathBuf,
     },
     /// Check a scheduled kernel for hazards: reads and overwrites of
@@ -375,10 +381,12 @@ fn main() -> ExitCode {
             sm,
             ctrl,
             check_canonical,
+            cfg,
             file,
-        } => match check_canonical {
-            true => canonical_cmd::run(sm.as_deref(), &file),
-            false => dis(sm.as_deref(), &file, ctrl),
+        } => match (check_canonical, cfg) {
+            (true, _) => canonical_cmd::run(sm.as_deref(), &file),
+            (_, true) => cfg_cmd::run(sm.as_deref(), &file),
+            _ => dis(sm.as_deref(), &file, ctrl),
         },
         Cmd::Asm {
             sm,

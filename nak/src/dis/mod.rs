@@ -4,6 +4,7 @@
 //! assembles back to its word, and the corpus check.
 
 pub mod canonical;
+pub mod cfg;
 pub mod corpus;
 pub mod listing;
 pub mod ordered_blocks;
