@@ -7,7 +7,7 @@
 
 use crate::cubin::elf::{Cubin, Symbol};
 use crate::cubin::listing::{self, Read, STO_CUDA_ENTRY, line_parts, size_end};
-use crate::dis::cfg::{Function, Start, Step, dot};
+use crate::dis::cfg::{Function, Start, Step, call_ports, dot};
 
 /// The DOT text of `cubin`'s graph, and the count of encodings the spec
 /// does not know.
@@ -51,11 +51,18 @@ fn section_functions(cubin: &Cubin, read: &Read, i: usize, out: &mut Vec<Functio
                 names.extend(read.labels.at(i, l.addr - wb));
             }
             names.extend(read.labels.at(i, l.addr));
-            if j > 0 && !names.is_empty() {
+            let heads = names.iter().map(|n| format!("{n}:"));
+            if j == 0 && !names.is_empty() {
+                // A Maxwell function after a scheduling word: the word's
+                // label names the block, printed before the directives.
+                let first = &mut starts[0];
+                first.name = names[0].clone();
+                first.head.splice(0..0, heads);
+            } else if !names.is_empty() {
                 starts.push(Start {
                     at: j,
                     name: names[0].clone(),
-                    head: names.iter().map(|n| format!("{n}:")).collect(),
+                    head: heads.collect(),
                 });
             }
             let (guard, body, note) = line_parts(read.family, i, l, s, &read.labels);
@@ -76,9 +83,16 @@ fn section_functions(cubin: &Cubin, read: &Read, i: usize, out: &mut Vec<Functio
                 (false, false) => " ;",
             });
             let decoded = crate::isa::decode(l.word, sm);
-            let mut step = Step::new(l.addr, line, decoded.as_ref(), sm);
-            if let Some(x) = s.indirect.iter().find(|x| x.at == l.addr && !x.call) {
-                step.targets = x.targets.clone();
+            let mut step = Step::new(l.addr, line, decoded.as_ref(), sm, call_ports(sm));
+            match s.indirect.iter().find(|x| x.at == l.addr) {
+                // An indirect call (`BRX` noted INDIRECT_CALL) comes back.
+                Some(x) if x.call => {
+                    step.port = false;
+                    step.falls = true;
+                    step.targets.clear();
+                }
+                Some(x) => step.targets = x.targets.clone(),
+                None => {}
             }
             steps.push(step);
         }

@@ -33,17 +33,19 @@ pub struct Step {
 
 impl Step {
     /// The flow facts of a decoded word (None: a word the spec does not
-    /// know, which goes on to the next).
+    /// know, which goes on to the next). `call_ports`: a call that names
+    /// its target gets ports (nvdisasm 13; 11.8 gives calls none).
     pub fn new(
         addr: u64,
         line: String,
         decoded: Option<&(crate::isa::Op, crate::runtime::instr::Common)>,
         sm: u32,
+        call_ports: bool,
     ) -> Step {
         let (flow, guarded) = flow_of(decoded, addr, sm);
         let port = match flow.kind {
             FlowKind::Next => false,
-            FlowKind::Call => flow.target.is_some(),
+            FlowKind::Call => call_ports && flow.target.is_some(),
             _ => true,
         };
         Step {
@@ -105,7 +107,9 @@ fn cluster(f: &Function, out: &mut String) {
         if addr < first || addr > last {
             return None;
         }
-        let i = f.steps.partition_point(|s| s.addr <= addr) - 1;
+        // The first instruction at or after it: on Maxwell a target may
+        // be a bundle's scheduling word.
+        let i = f.steps.partition_point(|s| s.addr < addr);
         Some(f.starts.partition_point(|s| s.at <= i) - 1)
     };
     let mut labels = Vec::with_capacity(n);
@@ -119,7 +123,14 @@ fn cluster(f: &Function, out: &mut String) {
         }
         let mut out_edges = Vec::new();
         let mut k = 0usize;
+        // A block ends at an instruction that does not go on (an
+        // unconditional branch, exit or return): what follows up to the
+        // next label is unreachable, and nvdisasm shows none of it.
         let steps = &f.steps[start.at..end];
+        let steps = match steps.iter().position(|s| !s.falls) {
+            Some(j) => &steps[..=j],
+            None => steps,
+        };
         for (j, s) in steps.iter().enumerate() {
             if s.port {
                 let _ = write!(label, "|<exit{k}>");
@@ -231,6 +242,7 @@ pub fn escape(s: &str) -> String {
 /// `.L_x_N` in address order, as the stream has no labels; texts show
 /// targets as addresses, as `nak dis --sm` prints them).
 pub fn stream_dot(sm: u32, bytes: &[u8], name: &str) -> Result<String, String> {
+    let call_ports = call_ports(sm);
     let mut steps = Vec::new();
     stream::for_each_word(sm, bytes, |addr, word, ctrl, _| {
         let d = stream::Decoded {
@@ -239,13 +251,19 @@ pub fn stream_dot(sm: u32, bytes: &[u8], name: &str) -> Result<String, String> {
             instr: stream::decode_with_ctrl(word, sm, ctrl),
         };
         let text = instr_text(&d, sm).unwrap_or_else(|| "<unknown>".to_string());
-        steps.push(Step::new(addr, format!("  {text} ;"), d.instr.as_ref(), sm));
+        steps.push(Step::new(
+            addr,
+            format!("  {text} ;"),
+            d.instr.as_ref(),
+            sm,
+            call_ports,
+        ));
     })?;
     let mut at: Vec<usize> = steps
         .iter()
         .flat_map(|s| s.targets.iter())
-        .filter_map(|&t| steps.binary_search_by_key(&t, |s| s.addr).ok())
-        .filter(|&i| i > 0)
+        .map(|&t| steps.partition_point(|s| s.addr < t))
+        .filter(|&i| i > 0 && i < steps.len())
         .collect();
     at.sort_unstable();
     at.dedup();
@@ -267,4 +285,10 @@ pub fn stream_dot(sm: u32, bytes: &[u8], name: &str) -> Result<String, String> {
         steps,
         starts,
     }]))
+}
+
+/// Whether calls get ports on `sm`: they do in the graphs of nvdisasm 13,
+/// the reference from SM75, not in 11.8's.
+pub fn call_ports(sm: u32) -> bool {
+    crate::isa::reference_nvdisasm(sm).is_none_or(|v| v >= 13)
 }
