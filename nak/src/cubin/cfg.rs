@@ -78,7 +78,8 @@ fn section_functions(cubin: &Cubin, read: &Read, i: usize, out: &mut Vec<Functio
                 line.push_str(n);
             }
             line.push_str(match (note.is_some(), closes) {
-                (_, true) => " }",
+                (true, true) => "}",
+                (false, true) => " }",
                 (true, false) => ";",
                 (false, false) => " ;",
             });
