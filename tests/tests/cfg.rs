@@ -75,11 +75,11 @@ fn addresses(listing: &str) -> BTreeMap<String, At> {
             && !name.contains(' ')
         {
             pending.push(name.to_string());
-        } else if let Some(a) = t.strip_prefix("/*").and_then(|r| r.split_once("*/")) {
-            if let Ok(addr) = u64::from_str_radix(a.0, 16) {
-                for n in pending.drain(..) {
-                    out.insert(n, (section, addr));
-                }
+        } else if let Some(a) = t.strip_prefix("/*").and_then(|r| r.split_once("*/"))
+            && let Ok(addr) = u64::from_str_radix(a.0, 16)
+        {
+            for n in pending.drain(..) {
+                out.insert(n, (section, addr));
             }
         }
     }
@@ -181,7 +181,12 @@ fn run(tool: &Path, args: &[&str], file: &Path) -> String {
         .arg(file)
         .output()
         .expect("nvdisasm runs");
-    assert!(out.status.success(), "{} {args:?} {}", tool.display(), file.display());
+    assert!(
+        out.status.success(),
+        "{} {args:?} {}",
+        tool.display(),
+        file.display()
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -231,8 +236,11 @@ fn cfg_matches_nvdisasm() {
             (a, b) => failures.push(format!("{name}: {:?} {:?}", a.err(), b.err())),
         }
         // Names and label texts, block by block (by address).
-        let ours_by_addr: BTreeMap<At, &String> =
-            ours.labels.keys().filter_map(|n| Some((*our_at.get(n)?, n))).collect();
+        let ours_by_addr: BTreeMap<At, &String> = ours
+            .labels
+            .keys()
+            .filter_map(|n| Some((*our_at.get(n)?, n)))
+            .collect();
         let c = per_sm.entry(sm).or_default();
         c[0] += 1;
         c[1] += ours.clusters.len();
@@ -303,4 +311,23 @@ fn cfg_renders_with_dot() {
     assert!(status.success(), "dot exits {status}");
     assert!(size > 0, "dot wrote an empty PNG");
     println!("rendered sm_90/control's graph: {size} bytes of PNG");
+}
+
+/// A raw stream is one function named as asked: a guarded branch splits
+/// it where it lands, with an edge from the branch's port, and the
+/// `BRA` to itself after the last `EXIT` (no path reaches it) is left
+/// out, as nvdisasm leaves such blocks out of a cubin's graph.
+#[test]
+fn raw_stream_is_one_function() {
+    let text = "ISETP.NE.AND P0, PT, R1, RZ, PT\n@P0 BRA 0x40\nIADD3 R1, R2, R3, R4\nEXIT\n\
+                IADD3 R1, R2, R3, R5\nEXIT\nBRA 0x60\n";
+    let bytes = nak::dis::listing::assemble(90, text)
+        .map_err(|e| format!("{e:?}"))
+        .expect("assembles")
+        .bytes;
+    let g = parse(&nak::dis::cfg::stream_dot(90, &bytes, "s").expect("graph"));
+    assert_eq!(g.clusters, [vec!["s".to_string(), ".L_x_0".to_string()]]);
+    let edge = |a: &str, p: &str, b: &str| (a.to_string(), p.to_string(), b.to_string());
+    assert_eq!(g.edges, [edge("s", "exit0:e", ".L_x_0")]);
+    assert!(g.labels["s"].contains("|<exitpost0>\\ \\ IADD3"));
 }

@@ -362,7 +362,14 @@ impl SectionPrinter<'_> {
     /// What a function's `.size` ends at: the function or label there,
     /// else the address.
     fn size_end(&self, value: u64, size: u64, fname: &str) -> String {
-        size_end(self.family, self.i, self.facts, self.labels, (value, size), fname)
+        size_end(
+            self.family,
+            self.i,
+            self.facts,
+            self.labels,
+            (value, size),
+            fname,
+        )
     }
 
     /// The directives of the functions at `value`: entries (at the
