@@ -13,6 +13,15 @@
 //! fall-through edges taken out (and what only they reach) must equal
 //! nak's.
 //!
+//! Names and texts come from the listing, so they differ only where
+//! `nak dis` and nvdisasm's listings do (blanks aside): SM80..SM89
+//! `async_sm80`, whose `.L_x_N` numbers nak's listing gives differently
+//! (nvdisasm numbers an `.nv.info` offset label among the branch
+//! targets); SM50/SM60 texture ops' `.T`/`.P` (`tests/cubins/
+//! expected-failures.txt`, `tex-mode`) and a `.size` end label; and
+//! nvdisasm's two blanks in `+QNAN  ;`. The counts are printed, not
+//! asserted.
+//!
 //! Needs nvdisasm; `NAK_SKIP_ORACLE=1` skips the comparison and says so.
 
 use isa_tests::oracle::{Oracle, workspace_dir};
