@@ -3,6 +3,7 @@
 #[macro_use]
 mod out;
 mod canonical_cmd;
+mod cfg_cmd;
 mod check_cmd;
 mod input;
 mod json_cmd;
@@ -52,6 +53,11 @@ enum Cmd {
         /// the README).
         #[arg(long, conflicts_with_all = ["ctrl", "check_canonical"])]
         json: bool,
+        /// Instead of the listing, print the control-flow graph of each
+        /// function's basic blocks as Graphviz DOT, as `nvdisasm -cfg`
+        /// does (a raw stream is one function named after the file).
+        #[arg(long, conflicts_with_all = ["ctrl", "check_canonical", "json"])]
+        cfg: bool,
         file: PathBuf,
     },
     /// Check a scheduled kernel for hazards: reads and overwrites of
@@ -393,10 +399,12 @@ fn main() -> ExitCode {
             ctrl,
             check_canonical,
             json,
+            cfg,
             file,
-        } => match (check_canonical, json) {
-            (true, _) => canonical_cmd::run(sm.as_deref(), &file),
-            (_, true) => json_cmd::run(sm.as_deref(), &file),
+        } => match (check_canonical, json, cfg) {
+            (true, _, _) => canonical_cmd::run(sm.as_deref(), &file),
+            (_, true, _) => json_cmd::run(sm.as_deref(), &file),
+            (_, _, true) => cfg_cmd::run(sm.as_deref(), &file),
             _ => dis(sm.as_deref(), &file, ctrl),
         },
         Cmd::Asm {

@@ -78,6 +78,7 @@ fn dis_corpus_and_help_exit_quietly_into_a_closed_pipe() {
     let dir = scratch("dis");
     let bin = stream(&dir);
     into_closed_pipe(&["dis", "--sm", "75", bin.to_str().unwrap()]);
+    into_closed_pipe(&["dis", "--cfg", "--sm", "75", bin.to_str().unwrap()]);
     // 20000 lines of an IADD3 word with another IADD3's text: every line
     // is a mismatch, and all are shown.
     let word: String = std::fs::read(&bin).unwrap()[..16]

@@ -212,9 +212,8 @@ fn instr(
     if let Some(g) = guard_reg.filter(|g| !g.is_zero()) {
         reads.push(Span { first: g, n: 1 });
     }
-    let (flow, waits_on) = decoded.as_ref().map_or((Flow::NEXT, None), |(op, _)| {
-        (op.flow(addr, sm), op.waits_on())
-    });
+    let (flow, _) = flow_of(decoded.as_ref(), addr, sm);
+    let waits_on = decoded.as_ref().and_then(|(op, _)| op.waits_on());
     Instr {
         addr,
         ctl,
@@ -228,7 +227,7 @@ fn instr(
         lands_late,
         guarded: guard_reg.is_some_and(|g| !g.is_zero()),
         never,
-        flow: if never { Flow::NEXT } else { flow },
+        flow,
         waits_on: if never { None } else { waits_on },
         control_guard: guard_reg
             .filter(|_| control)
@@ -238,6 +237,21 @@ fn instr(
         word,
         ctrl,
     }
+}
+
+/// Where control may go after a decoded word at `addr`, and whether its
+/// guard is a predicate other than PT (so it may fall through): what the
+/// checker's blocks and `nak dis --cfg`'s graph are built from. A word
+/// guarded by !PT never runs, so it goes on; an unknown word too.
+pub fn flow_of(decoded: Option<&(Op, Common)>, addr: u64, sm: u32) -> (Flow, bool) {
+    let Some((op, c)) = decoded else {
+        return (Flow::NEXT, false);
+    };
+    let guard = c.guard.as_reg();
+    if c.guard.not && guard.is_some_and(Reg::is_zero) {
+        return (Flow::NEXT, false);
+    }
+    (op.flow(addr, sm), guard.is_some_and(|g| !g.is_zero()))
 }
 
 /// A control op (a branch, an exit, a call): its guard must be ready

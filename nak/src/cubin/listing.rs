@@ -18,12 +18,12 @@ use crate::runtime::control;
 pub(crate) const SHIFT: u64 = 0x10_0000;
 
 /// `st_other`'s bit for a kernel entry.
-const STO_CUDA_ENTRY: u8 = 0x10;
+pub(super) const STO_CUDA_ENTRY: u8 = 0x10;
 
 /// One instruction of a section, printed but not yet labelled.
-struct Line {
-    addr: u64,
-    word: u128,
+pub(super) struct Line {
+    pub(super) addr: u64,
+    pub(super) word: u128,
     /// The text, and where in it a branch target lies and which.
     text: String,
     target: Option<(std::ops::Range<usize>, u64)>,
@@ -33,18 +33,46 @@ struct Line {
 }
 
 /// One section's instructions and, on Maxwell, its scheduling words.
-struct Section<'a> {
-    text: &'a TextSection<'a>,
+pub(super) struct Section<'a> {
+    pub(super) text: &'a TextSection<'a>,
     /// Relocations of the section: offset and symbol (addend zero only).
     relocs: Vec<(u64, String)>,
-    lines: Vec<Line>,
+    pub(super) lines: Vec<Line>,
     sched: HashMap<u64, u64>,
-    indirect: Vec<Indirect>,
+    pub(super) indirect: Vec<Indirect>,
+}
+
+/// A cubin read as its listing needs it (the control-flow graph reuses
+/// it, so its blocks and texts are the listing's).
+pub(super) struct Read<'a> {
+    pub(super) family: Family,
+    pub(super) sections: Vec<Section<'a>>,
+    pub(super) facts: Vec<SectionFacts>,
+    pub(super) labels: Labels,
+    pub(super) unknown: usize,
 }
 
 /// The listing of `cubin` on its SM; the count of encodings the spec does
 /// not know (printed as `<unknown>`).
 pub fn listing(cubin: &Cubin) -> Result<(String, usize), String> {
+    let Read {
+        family,
+        sections,
+        facts,
+        labels,
+        unknown,
+    } = read(cubin)?;
+    let mut out = String::new();
+    header(cubin, &mut out);
+    for (i, s) in sections.iter().enumerate() {
+        print_section(cubin, family, i, s, &facts[i], &labels, &mut out);
+    }
+    undefined_symbols(cubin, &mut out);
+    Ok((out, unknown))
+}
+
+/// Decode every code section and number the labels.
+pub(super) fn read<'a>(cubin: &'a Cubin<'a>) -> Result<Read<'a>, String> {
     let sm = cubin.sm;
     let family = family_of(sm).ok_or_else(|| format!("SM{sm} is not covered"))?;
     // nvdisasm 13 labels every offset attribute; 11.8 (SM50..SM72) only
@@ -78,13 +106,13 @@ pub fn listing(cubin: &Cubin) -> Result<(String, usize), String> {
         .filter_map(|s| Some((*index_of.get(&s.section)?, s.value.wrapping_add(s.size))))
         .collect();
     let labels = Labels::number(&facts, &ends);
-    let mut out = String::new();
-    header(cubin, &mut out);
-    for (i, s) in sections.iter().enumerate() {
-        print_section(cubin, family, i, s, &facts[i], &labels, &mut out);
-    }
-    undefined_symbols(cubin, &mut out);
-    Ok((out, unknown))
+    Ok(Read {
+        family,
+        sections,
+        facts,
+        labels,
+        unknown,
+    })
 }
 
 /// Decode a section and gather what the label numbering needs.
@@ -283,6 +311,25 @@ fn print_section(
     out.push('\n');
 }
 
+/// What a function's `.size` ends at (see [`SectionPrinter::size_end`]).
+pub(super) fn size_end(
+    family: Family,
+    i: usize,
+    facts: &SectionFacts,
+    labels: &Labels,
+    (value, size): (u64, u64),
+    fname: &str,
+) -> String {
+    let e = value.wrapping_add(size);
+    facts
+        .funcs_at
+        .get(&func_pos(family, e))
+        .filter(|n| n.as_str() != fname)
+        .cloned()
+        .or_else(|| labels.at(i, e))
+        .unwrap_or_else(|| format!("{e:#x}"))
+}
+
 /// One code section's listing: what its parts need to know.
 struct SectionPrinter<'a> {
     family: Family,
@@ -315,14 +362,14 @@ impl SectionPrinter<'_> {
     /// What a function's `.size` ends at: the function or label there,
     /// else the address.
     fn size_end(&self, value: u64, size: u64, fname: &str) -> String {
-        let e = value.wrapping_add(size);
-        self.facts
-            .funcs_at
-            .get(&func_pos(self.family, e))
-            .filter(|n| n.as_str() != fname)
-            .cloned()
-            .or_else(|| self.labels.at(self.i, e))
-            .unwrap_or_else(|| format!("{e:#x}"))
+        size_end(
+            self.family,
+            self.i,
+            self.facts,
+            self.labels,
+            (value, size),
+            fname,
+        )
     }
 
     /// The directives of the functions at `value`: entries (at the
@@ -410,32 +457,8 @@ fn print_line(
     labels: &Labels,
     out: &mut String,
 ) -> Option<String> {
-    let mut text = l.text.clone();
-    if let Some((range, t)) = &l.target
-        && let Some(name) = labels.name(i, *t)
-    {
-        text.replace_range(range.clone(), &format!("`({name})"));
-    }
-    if let Some(sym) = reloc_at(s, l.addr, u64::from(family.width() / 8)) {
-        text = with_symbol(&text, sym);
-    }
-    let (guard, body) = match text.split_once(' ') {
-        Some((g, rest)) if g.starts_with('@') => (g, rest.to_string()),
-        _ => ("", text.clone()),
-    };
-    let mut body = body;
-    let note = s.indirect.iter().find(|x| x.at == l.addr).map(|x| {
-        if x.call {
-            "(*\"INDIRECT_CALL\"*)".to_string()
-        } else {
-            let names: Vec<String> = x
-                .targets
-                .iter()
-                .map(|&t| labels.name(i, t).unwrap_or_else(|| format!("{t:#x}")))
-                .collect();
-            format!("(*\"BRANCH_TARGETS {}\"*)", names.join(","))
-        }
-    });
+    let (guard, mut body, note) = line_parts(family, i, l, s, labels);
+    let guard = guard.as_str();
     let field = if l.opens {
         format!("         {{{guard:>8} ")
     } else {
@@ -462,6 +485,51 @@ fn print_line(
         let _ = writeln!(out, "{:>w$}/* {hi:#018x} */", "", w = PAD);
     }
     None
+}
+
+/// An instruction's guard (empty when none), its text with the label of
+/// its target and the symbol of its relocation, and the note of an
+/// indirect branch or call (`(*"BRANCH_TARGETS ..."*)`).
+pub(super) fn line_parts(
+    family: Family,
+    i: usize,
+    l: &Line,
+    s: &Section,
+    labels: &Labels,
+) -> (String, String, Option<String>) {
+    let mut text = l.text.clone();
+    if let Some((range, t)) = &l.target
+        && let Some(name) = labels.name(i, *t)
+    {
+        text.replace_range(range.clone(), &format!("`({name})"));
+    }
+    if let Some(sym) = reloc_at(s, l.addr, u64::from(family.width() / 8)) {
+        text = with_symbol(&text, sym);
+    }
+    let (guard, body) = match text.split_once(' ') {
+        Some((g, rest)) if g.starts_with('@') => (g.to_string(), rest.to_string()),
+        _ => (String::new(), text.clone()),
+    };
+    let note = s.indirect.iter().find(|x| x.at == l.addr).map(|x| {
+        if x.call {
+            "(*\"INDIRECT_CALL\"*)".to_string()
+        } else {
+            let names: Vec<String> = x
+                .targets
+                .iter()
+                .map(|&t| labels.name(i, t).unwrap_or_else(|| format!("{t:#x}")))
+                .collect();
+            format!("(*\"BRANCH_TARGETS {}\"*)", names.join(","))
+        }
+    });
+    (guard, body, note)
+}
+
+impl Line {
+    /// Opens (`{`) or closes (`}`) a Maxwell dual-issue pair.
+    pub(super) fn pair(&self) -> (bool, bool) {
+        (self.opens, self.closes)
+    }
 }
 
 /// The symbol a relocation writes into the instruction at `addr`.

@@ -4,6 +4,7 @@
 //! passed by mistake (each refused with what to run instead), or else a
 //! raw instruction stream.
 
+pub mod cfg;
 pub mod elf;
 pub mod labels;
 pub mod listing;
@@ -68,9 +69,20 @@ pub fn refusal(kind: InputKind) -> Option<&'static str> {
 /// `want_sm`, when given, must be the cubin's SM (an `sm_90a` cubin is
 /// SM90).
 pub fn disassemble(bytes: &[u8], want_sm: Option<u32>) -> Result<(String, usize), String> {
+    listing::listing(&parse_for(bytes, want_sm)?)
+}
+
+/// `nak dis --cfg` of a cubin: its control-flow graph as `nvdisasm -cfg`
+/// prints it (Graphviz DOT) and the count of unknown encodings.
+pub fn disassemble_cfg(bytes: &[u8], want_sm: Option<u32>) -> Result<(String, usize), String> {
+    cfg::cfg_dot(&parse_for(bytes, want_sm)?)
+}
+
+/// The cubin, when the spec covers its SM and it is `want_sm` (if given).
+pub fn parse_for(bytes: &[u8], want_sm: Option<u32>) -> Result<elf::Cubin<'_>, String> {
     let cubin = elf::Cubin::parse(bytes)?;
     check_sm(&cubin, want_sm)?;
-    listing::listing(&cubin)
+    Ok(cubin)
 }
 
 /// The cubin's SM is one the spec covers and, when `want_sm` is given,

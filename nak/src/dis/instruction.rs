@@ -3,7 +3,6 @@
 //! mnemonic, modifiers and operands are the printed text's parts (what
 //! nvdisasm shows), so a script sees what a reader of the listing sees.
 
-use crate::cubin::elf::Cubin;
 use crate::dis::listing::instr_text;
 use crate::dis::stream::{self, Decoded};
 use crate::isa::{Family, family_of};
@@ -96,8 +95,7 @@ pub fn instructions(bytes: &[u8], sm: Option<u32>) -> Result<Vec<Instruction>, S
         let sm = sm.ok_or("a raw instruction stream needs an SM (only a cubin names its own)")?;
         return stream_instructions(sm, bytes, None);
     }
-    let cubin = Cubin::parse(bytes)?;
-    crate::cubin::check_sm(&cubin, sm)?;
+    let cubin = crate::cubin::parse_for(bytes, sm)?;
     let mut out = Vec::new();
     for text in &cubin.texts {
         let name = text.name.strip_prefix(".text.").unwrap_or(&text.name);

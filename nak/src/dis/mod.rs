@@ -5,6 +5,7 @@
 //! instructions as data for `--json` and the Python module.
 
 pub mod canonical;
+pub mod cfg;
 pub mod corpus;
 #[cfg(feature = "cubin")]
 pub mod instruction;
