@@ -45,7 +45,7 @@ impl OpBraUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bra_ur.toml:40; form at isa-spec/spec/ops/control/bra_ur.toml:40).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bra_ur.toml:44; form at isa-spec/spec/ops/control/bra_ur.toml:44).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -71,7 +71,7 @@ impl OpBraUr {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/bra_ur.toml:60; form at isa-spec/spec/ops/control/bra_ur.toml:60).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/bra_ur.toml:64; form at isa-spec/spec/ops/control/bra_ur.toml:64).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -100,7 +100,7 @@ impl OpBraUr {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra_ur.toml:69; form at isa-spec/spec/ops/control/bra_ur.toml:69).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra_ur.toml:73; form at isa-spec/spec/ops/control/bra_ur.toml:73).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -129,7 +129,7 @@ impl OpBraUr {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:40; form at isa-spec/spec/ops/control/bra_ur.toml:40).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:44; form at isa-spec/spec/ops/control/bra_ur.toml:44).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -145,7 +145,7 @@ impl OpBraUr {
         let o = Self { cond, ur, mode, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c00000000000080ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:60; form at isa-spec/spec/ops/control/bra_ur.toml:60).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:64; form at isa-spec/spec/ops/control/bra_ur.toml:64).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -162,7 +162,7 @@ impl OpBraUr {
         let o = Self { cond, ur, mode, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c00000000000080000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:69; form at isa-spec/spec/ops/control/bra_ur.toml:69).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:73; form at isa-spec/spec/ops/control/bra_ur.toml:73).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -179,7 +179,7 @@ impl OpBraUr {
         let o = Self { cond, ur, mode, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01800000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `BRA` (isa-spec/spec/ops/control/bra_ur.toml:34); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BRA` (isa-spec/spec/ops/control/bra_ur.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BRA"]])?;
         let mut cur = 0usize;
@@ -218,7 +218,7 @@ impl OpBraUr {
     }
 }
 impl MemOp for OpBraUr {}
-/// Spec: isa-spec/spec/ops/control/bra_ur.toml:29.
+/// Spec: isa-spec/spec/ops/control/bra_ur.toml:33.
 impl FlowOp for OpBraUr {
     fn flow(&self, addr: u64, sm: u32) -> Flow {
         Flow {
@@ -228,7 +228,7 @@ impl FlowOp for OpBraUr {
                     .wrapping_add(family_of(sm).map_or(16, |f| u64::from(f.width() / 8)))
                     .wrapping_add(self.target as u64),
             ),
-            conditional: false || self.cond != Src::PT,
+            conditional: true,
         }
     }
 }
@@ -244,7 +244,7 @@ impl Forms for OpBraUr {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/bra_ur.toml:34.
+    /// Spec: isa-spec/spec/ops/control/bra_ur.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);

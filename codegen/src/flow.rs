@@ -44,6 +44,10 @@ pub(crate) fn op_flow(spec: &Spec, op: &Op) -> TokenStream {
         quote!(self.#m != Default::default())
     });
     let doc = spec_doc(spec, &f.loc);
+    let conditional = match f.decided_by.is_empty() {
+        true => quote!(false #(|| #srcs)* #(|| #mods)*),
+        false => quote!(true),
+    };
     quote! {
         #doc
         impl FlowOp for #ty {
@@ -51,7 +55,7 @@ pub(crate) fn op_flow(spec: &Spec, op: &Op) -> TokenStream {
                 Flow {
                     kind: FlowKind::#kind,
                     target: #target,
-                    conditional: false #(|| #srcs)* #(|| #mods)*,
+                    conditional: #conditional,
                 }
             }
         }

@@ -45,11 +45,14 @@ pub(crate) fn resolve_flow(cx: &mut Ctx, op: &Op, f: &S<FlowDef>) -> Option<Flow
         cx.err(Code::S1303, f, "a branch needs its `target`");
         ok = false;
     }
-    let (mut when_srcs, mut when_mods) = (Vec::new(), Vec::new());
+    let (mut when_srcs, mut when_mods, mut decided_by) = (Vec::new(), Vec::new(), Vec::new());
     for w in &r.when {
         let name = w.get_ref();
-        if let Some(i) = op.src(name).filter(|&i| op.srcs[i].ty.is_pred()) {
-            when_srcs.push(i);
+        if let Some(i) = op.src(name) {
+            match op.srcs[i].ty.is_pred() {
+                true => when_srcs.push(i),
+                false => decided_by.push(i),
+            }
         } else if let Some(i) = op
             .modifier(name)
             .filter(|&i| matches!(op.modifiers[i].ty, ModType::Enum(_)))
@@ -59,7 +62,7 @@ pub(crate) fn resolve_flow(cx: &mut Ctx, op: &Op, f: &S<FlowDef>) -> Option<Flow
             cx.err(
                 Code::S1303,
                 w,
-                format!("`{name}` is neither a predicate source nor an enum modifier"),
+                format!("`{name}` is neither a source nor an enum modifier"),
             );
             ok = false;
         }
@@ -69,6 +72,7 @@ pub(crate) fn resolve_flow(cx: &mut Ctx, op: &Op, f: &S<FlowDef>) -> Option<Flow
         target,
         when_srcs,
         when_mods,
+        decided_by,
         loc: cx.loc(f),
     })
     .filter(|_| ok)

@@ -602,6 +602,9 @@ pub struct Flow {
     /// when not at their default.
     pub when_srcs: Vec<usize>,
     pub when_mods: Vec<usize>,
+    /// Other sources whose value decides at run time (BRA.DIV's lane
+    /// mask): the move is always conditional.
+    pub decided_by: Vec<usize>,
     pub loc: Loc,
 }
 
