@@ -148,6 +148,64 @@ fn independent_loads_take_their_own_scoreboards() {
     }
 }
 
+/// A load still in flight where its block ends: the next block waits
+/// only at the instruction that reads its register, not where it starts.
+#[test]
+fn pending_loads_carry_across_blocks() {
+    for (sm, load, store) in [
+        (50, "LDG.E R2, [R4]", "STG.E [R4], R2"),
+        (75, "LDG.E.SYS R2, [R4]", "STG.E.SYS [R4], R2"),
+        (
+            90,
+            "LDG.E R2, desc[UR4][R4.64]",
+            "STG.E desc[UR4][R4.64], R2",
+        ),
+    ] {
+        let text = format!(
+            ".sm {sm}
+             bb0:
+                 {load}
+                 ISETP.NE.AND P0, PT, R0, RZ, PT
+                 @P0 bra bb2
+             bb1:
+                 IADD3 R6, R0, 0x1, RZ
+                 IADD3 R7, R2, 0x1, RZ
+             bb2:
+                 {store}
+                 exit"
+        );
+        assert_eq!(scheduled_findings(&text), Vec::<String>::new(), "SM{sm}");
+        let mut f = parse_function(&text, None).expect("parses");
+        legalize(&mut f).expect("legalizes");
+        schedule(&mut f).expect("schedules");
+        let p = decoded(&f);
+        let find = |start: &str| {
+            (0..p.instrs.len())
+                .find(|&i| p.instrs[i].text(sm).starts_with(start))
+                .unwrap_or_else(|| panic!("SM{sm}: no {start}"))
+        };
+        let sb = p.instrs[find("LDG")]
+            .ctl
+            .write_barrier
+            .expect("the load's barrier");
+        assert_eq!(
+            p.instrs[find("IADD3 R6")].ctl.wait,
+            0,
+            "SM{sm}: bb1 starts without waiting"
+        );
+        assert_eq!(
+            p.instrs[find("IADD3 R7")].ctl.wait,
+            1 << sb,
+            "SM{sm}: the reader waits for the load"
+        );
+        assert_eq!(
+            p.instrs[find("STG")].ctl.wait >> sb & 1,
+            1,
+            "SM{sm}: so does the store after the join"
+        );
+    }
+}
+
 /// (b) A conditional load inside a loop, its register rewritten at the top
 /// of the next iteration; (c) a load result live across the back edge.
 #[test]
@@ -182,7 +240,7 @@ fn loads_in_loops() {
 fn random_programs_pass_the_checker() {
     let mut rng = Rng(0x5c4e_d01e_0000_0001);
     let (mut instructions, mut unscheduled_bad, mut programs) = (0, 0, 0);
-    let (mut waits, mut stalls) = (0, 0);
+    let (mut waits, mut wait_bits, mut stalls) = (0, 0, 0);
     for &sm in nak::isa::ALL_SMS {
         let ops: Vec<_> = nak::runtime::sample::sample_words(sm, &[], 1, u64::from(sm))
             .into_iter()
@@ -202,6 +260,11 @@ fn random_programs_pass_the_checker() {
             schedule(&mut f).expect("schedules");
             let p = decoded(&f);
             waits += p.instrs.iter().filter(|x| x.ctl.wait != 0).count();
+            wait_bits += p
+                .instrs
+                .iter()
+                .map(|x| x.ctl.wait.count_ones() as usize)
+                .sum::<usize>();
             stalls += p.instrs.iter().map(|x| x.ctl.stall as usize).sum::<usize>();
             let found = findings(&f);
             assert!(
@@ -213,8 +276,8 @@ fn random_programs_pass_the_checker() {
     }
     println!(
         "{programs} programs, {instructions} instructions scheduled and checked; \
-         {unscheduled_bad} had findings before scheduling; {waits} words wait, \
-         {stalls} cycles of stalls"
+         {unscheduled_bad} had findings before scheduling; {waits} words wait \
+         ({wait_bits} scoreboards waited on), {stalls} cycles of stalls"
     );
     assert!(
         unscheduled_bad * 4 > programs,

@@ -7,11 +7,15 @@
 //!   op that reads registers late sets read barrier SB5. An instruction
 //!   waits on a write scoreboard when it reads or writes a register a
 //!   result pending there goes to (so a reader waits for its own load, not
-//!   for every load before it), on SB5 when it overwrites a register a
-//!   pending late read needs, and the first instruction of every block
-//!   waits on all six: so a load whose result one path leaves unused, or
-//!   that is still in flight at a loop's back edge, has landed before the
-//!   register is written again.
+//!   for every load before it), and on SB5 when it overwrites a register a
+//!   pending late read needs. What is pending carries across blocks: a
+//!   block starts with every event some predecessor may leave pending (a
+//!   forward data flow over the branches, iterated to its fixed point), so
+//!   a load whose result one path leaves unused, or that is still in flight
+//!   at a loop's back edge, has landed before the register is written
+//!   again, and a block waits only where it touches such a register. A
+//!   function with a hardware branch (whose target the IR does not name)
+//!   keeps the old rule: every block's first instruction waits on all six.
 //! - Stalls: at least 1, and 2 after an instruction that sets a barrier (a
 //!   scoreboard counts it one cycle after issue). A fixed-latency result is
 //!   covered by stretching the stall before each reader in the block (a
@@ -19,15 +23,13 @@
 //!   latency, or the longest stall where the spec states none), and by the
 //!   block's last stall for whatever is still in flight when the block
 //!   ends.
-//!
-//! Carrying pending events across blocks, instead of waiting for all of
-//! them where a block starts, is the next step.
 
 use super::PassError;
 use crate::backend::ir::{Function, Instr, VOp};
 use crate::check::program::{Span, footprint, is_control, late_read_spans, reads_late};
 use crate::isa::{Family, family_of};
 use crate::runtime::control::{self, Fields};
+use crate::runtime::flow::FlowKind;
 
 /// The scoreboards results that land late are spread over (SB0..SB4), and
 /// the one late reads count on.
@@ -58,23 +60,112 @@ struct Facts {
     fields: Fields,
 }
 
+/// The events a scoreboard may still count where a point of the program
+/// is reached: the registers of results pending on each write scoreboard,
+/// and the sources a pending late read needs.
+#[derive(Clone, Default, PartialEq)]
+struct Pending {
+    write: [Vec<Span>; WRITE_SBS],
+    read: Vec<Span>,
+}
+
+impl Pending {
+    /// Add what `other` has pending; whether that added anything.
+    fn join(&mut self, other: &Pending) -> bool {
+        let mut grew = false;
+        let mine = self.write.iter_mut().chain([&mut self.read]);
+        for (mine, theirs) in mine.zip(other.write.iter().chain([&other.read])) {
+            for s in theirs {
+                if !mine.contains(s) {
+                    mine.push(*s);
+                    grew = true;
+                }
+            }
+        }
+        grew
+    }
+}
+
 /// Set the control bits of every instruction of a legalized function.
 pub fn schedule(f: &mut Function) -> Result<(), PassError> {
     let sm = f.sm;
     let family = family_of(sm).ok_or_else(|| PassError::new(format!("SM{sm} is not covered")))?;
-    for b in &mut f.blocks {
-        let mut facts = b
-            .instrs
-            .iter()
-            .map(|i| facts(sm, family, i))
-            .collect::<Result<Vec<_>, _>>()?;
-        place_waits(&mut facts);
+    let mut facts = f
+        .blocks
+        .iter()
+        .map(|b| b.instrs.iter().map(|i| facts(sm, family, i)).collect())
+        .collect::<Result<Vec<Vec<_>>, _>>()?;
+    match successors(f) {
+        Some(succs) => place_waits_across(&mut facts, &succs),
+        None => facts.iter_mut().for_each(|b| {
+            place_waits(b, None);
+        }),
+    }
+    for (b, mut facts) in f.blocks.iter_mut().zip(facts) {
         cover_latencies(&mut facts);
         for (i, x) in b.instrs.iter_mut().zip(&facts) {
             i.ctrl = Some(control::from_fields(family, &x.fields));
         }
     }
     Ok(())
+}
+
+/// Each block's successors (by index): the blocks its branches name, and
+/// the next one unless an unguarded branch or exit ends it. None when a
+/// hardware op moves control where the IR does not say (a hardware
+/// branch, call or indirect jump; its exits and returns are known).
+fn successors(f: &Function) -> Option<Vec<Vec<usize>>> {
+    let index = |label: &str| f.blocks.iter().position(|b| b.label == label);
+    let mut out = Vec::new();
+    for (k, b) in f.blocks.iter().enumerate() {
+        let mut succ = Vec::new();
+        let mut falls = true;
+        for i in &b.instrs {
+            let unguarded = i.guard.as_reg().is_none_or(|g| g.is_zero());
+            match &i.op {
+                VOp::Bra(l) => {
+                    succ.push(index(l)?);
+                    falls &= !unguarded;
+                }
+                VOp::Exit => falls &= !unguarded,
+                VOp::Hw(op) => {
+                    let flow = op.flow(0, f.sm);
+                    match flow.kind {
+                        FlowKind::Next => {}
+                        FlowKind::Exit | FlowKind::Return => {
+                            falls &= !(unguarded && !flow.conditional)
+                        }
+                        _ => return None,
+                    }
+                }
+                _ => {}
+            }
+        }
+        if falls && k + 1 < f.blocks.len() {
+            succ.push(k + 1);
+        }
+        out.push(succ);
+    }
+    Some(out)
+}
+
+/// [`place_waits`] on every block, each starting with what its
+/// predecessors may leave pending, until no block's start grows (the
+/// sets only grow, so this ends); the last round's waits stand.
+fn place_waits_across(facts: &mut [Vec<Facts>], succs: &[Vec<usize>]) {
+    let mut entry = vec![Pending::default(); facts.len()];
+    loop {
+        let mut grew = false;
+        for b in 0..facts.len() {
+            let exit = place_waits(&mut facts[b], Some(entry[b].clone()));
+            for &s in &succs[b] {
+                grew |= entry[s].join(&exit);
+            }
+        }
+        if !grew {
+            return;
+        }
+    }
 }
 
 fn facts(sm: u32, family: Family, i: &Instr) -> Result<Facts, PassError> {
@@ -137,27 +228,27 @@ fn facts(sm: u32, family: Family, i: &Instr) -> Result<Facts, PassError> {
     })
 }
 
-/// The barriers and waits of a block: its first instruction waits on
-/// every scoreboard (a predecessor may leave events pending); a later one
-/// waits on a write scoreboard when it reads or writes a register a result
+/// The barriers and waits of a block, starting with what `entry` says is
+/// pending (None: unknown, so its first instruction waits on every
+/// scoreboard); returns what is pending at its end. An instruction waits
+/// on a write scoreboard when it reads or writes a register a result
 /// still pending there goes to, and on SB5 when it writes a register a
 /// pending late read still needs. A wait ends every event of its
 /// scoreboard. A result that lands late gets a free write scoreboard, else
 /// the one given out longest ago (its events are the likeliest to have
 /// landed by the time a reader waits).
-fn place_waits(facts: &mut [Facts]) {
-    let mut on_write_sb: [Vec<Span>; WRITE_SBS] = Default::default();
+fn place_waits(facts: &mut [Facts], entry: Option<Pending>) -> Pending {
+    let known = entry.is_some();
+    let Pending {
+        write: mut on_write_sb,
+        read: mut on_read_sb,
+    } = entry.unwrap_or_default();
     let mut given_at = [0usize; WRITE_SBS];
-    let mut on_read_sb: Vec<Span> = Vec::new();
     for (j, x) in facts.iter_mut().enumerate() {
         let hits = |pending: &[Span], regs: &[Span]| {
             regs.iter().any(|r| pending.iter().any(|p| overlaps(p, r)))
         };
-        if j == 0 {
-            x.fields.wait = ALL_SBS;
-            on_write_sb.iter_mut().for_each(Vec::clear);
-            on_read_sb.clear();
-        }
+        x.fields.wait = if j == 0 && !known { ALL_SBS } else { 0 };
         for (sb, pending) in on_write_sb.iter_mut().enumerate() {
             if hits(pending, &x.reads) || hits(pending, &x.writes) {
                 x.fields.wait |= 1 << sb;
@@ -179,6 +270,10 @@ fn place_waits(facts: &mut [Facts]) {
         if x.fields.read_barrier.is_some() {
             on_read_sb.extend(x.late_reads.iter().copied());
         }
+    }
+    Pending {
+        write: on_write_sb,
+        read: on_read_sb,
     }
 }
 
