@@ -9,21 +9,7 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn gunzip(path: &Path) -> Vec<u8> {
-    let f = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut out = Vec::new();
-    flate2::read::GzDecoder::new(f)
-        .read_to_end(&mut out)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    out
-}
 
 /// Blank runs collapsed, and none before `;` (nvdisasm writes `NOP;` and
 /// `EXIT ;` alike).
@@ -102,7 +88,7 @@ struct Expected {
 
 impl Expected {
     fn load() -> Expected {
-        let path = root().join("tests/cubins/expected-failures.txt");
+        let path = common::root().join("tests/cubins/expected-failures.txt");
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         let mut lines = BTreeMap::new();
         for l in text
@@ -220,7 +206,7 @@ fn assert_no_failures(per_sm: &BTreeMap<u32, Counts>) {
 #[test]
 fn listings_match_nvdisasm_on_the_stored_cubins() {
     let expected = Expected::load();
-    let dir = root().join("tests/cubins");
+    let dir = common::root().join("tests/cubins");
     let all = cubins(&dir);
     assert!(
         all.len() >= 40,
@@ -234,9 +220,9 @@ fn listings_match_nvdisasm_on_the_stored_cubins() {
     for (sm, name, cubin, sass) in &all {
         // Through the command, as a user runs it.
         let path = tmp.join(name.replace('/', "_") + ".cubin");
-        std::fs::write(&path, gunzip(cubin)).expect("write cubin");
+        std::fs::write(&path, common::gunzip(cubin)).expect("write cubin");
         let got = common::nak(&["dis", path.to_str().expect("utf-8 path")]);
-        let want = String::from_utf8(gunzip(sass)).expect("utf-8 listing");
+        let want = String::from_utf8(common::gunzip(sass)).expect("utf-8 listing");
         compare(name, &want, &got, &expected, per_sm.entry(*sm).or_default());
     }
     let _ = std::fs::remove_dir_all(&tmp);
@@ -252,7 +238,7 @@ fn listings_match_nvdisasm_on_the_stored_cubins() {
 /// the command: 415 files).
 #[test]
 fn listings_match_nvdisasm_on_shared_kernels() {
-    let dir = root().join("../shared/kernels");
+    let dir = common::root().join("../shared/kernels");
     let all = cubins(&dir);
     if all.is_empty() {
         eprintln!("no {}: skipped", dir.display());
@@ -264,7 +250,7 @@ fn listings_match_nvdisasm_on_shared_kernels() {
         let bytes = std::fs::read(cubin).expect("read cubin");
         let (got, _) =
             nak::cubin::disassemble(&bytes, None).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let want = String::from_utf8(gunzip(sass)).expect("utf-8 listing");
+        let want = String::from_utf8(common::gunzip(sass)).expect("utf-8 listing");
         compare(name, &want, &got, &expected, per_sm.entry(*sm).or_default());
     }
     report("../shared/kernels", &per_sm);

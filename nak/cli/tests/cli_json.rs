@@ -8,28 +8,14 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn gunzip(path: &Path) -> Vec<u8> {
-    let f = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut out = Vec::new();
-    flate2::read::GzDecoder::new(f)
-        .read_to_end(&mut out)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    out
-}
-
 /// Every `(sm, cubin.gz, sass.gz)` of `tests/cubins`.
 fn cubins() -> Vec<(u32, PathBuf, PathBuf)> {
     let mut out = Vec::new();
-    for sm_dir in std::fs::read_dir(root().join("tests/cubins")).expect("tests/cubins") {
+    for sm_dir in std::fs::read_dir(common::root().join("tests/cubins")).expect("tests/cubins") {
         let sm_dir = sm_dir.expect("entry").path();
         let Some(sm) = sm_dir
             .file_name()
@@ -126,8 +112,8 @@ fn json_matches_the_listing_words_and_text() {
     let mut per_sm: BTreeMap<u32, (usize, usize, usize)> = BTreeMap::new();
     for (sm, cubin, sass) in cubins() {
         let path = tmp.join(format!("sm{sm}.cubin"));
-        std::fs::write(&path, gunzip(&cubin)).expect("write cubin");
-        let words = listing_words(&String::from_utf8(gunzip(&sass)).expect("utf-8"));
+        std::fs::write(&path, common::gunzip(&cubin)).expect("write cubin");
+        let words = listing_words(&String::from_utf8(common::gunzip(&sass)).expect("utf-8"));
         let out = common::nak(&["dis", "--json", path.to_str().expect("path")]);
         let mut k_of: BTreeMap<String, usize> = BTreeMap::new();
         let counts = per_sm.entry(sm).or_default();

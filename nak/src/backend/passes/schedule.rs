@@ -133,7 +133,7 @@ fn successors(f: &Function) -> Option<Vec<Vec<usize>>> {
                     match flow.kind {
                         FlowKind::Next => {}
                         FlowKind::Exit | FlowKind::Return => {
-                            falls &= !(unguarded && !flow.conditional)
+                            falls &= !unguarded || flow.conditional
                         }
                         _ => return None,
                     }
