@@ -150,20 +150,24 @@ fn successors(f: &Function) -> Option<Vec<Vec<usize>>> {
 }
 
 /// [`place_waits`] on every block, each starting with what its
-/// predecessors may leave pending, until no block's start grows (the
-/// sets only grow, so this ends); the last round's waits stand.
+/// predecessors may leave pending, again on a block whenever its start
+/// grows, until none does (the sets only grow, so this ends): each
+/// block's waits are those of its final start. Straight-line code takes
+/// one pass; a loop takes another over the blocks its back edge reaches.
 fn place_waits_across(facts: &mut [Vec<Facts>], succs: &[Vec<usize>]) {
     let mut entry = vec![Pending::default(); facts.len()];
-    loop {
-        let mut grew = false;
-        for b in 0..facts.len() {
+    let mut dirty = vec![true; facts.len()];
+    while let Some(first) = dirty.iter().position(|&d| d) {
+        for b in first..facts.len() {
+            if !std::mem::take(&mut dirty[b]) {
+                continue;
+            }
             let exit = place_waits(&mut facts[b], Some(entry[b].clone()));
             for &s in &succs[b] {
-                grew |= entry[s].join(&exit);
+                if entry[s].join(&exit) {
+                    dirty[s] = true;
+                }
             }
-        }
-        if !grew {
-            return;
         }
     }
 }
