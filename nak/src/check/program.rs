@@ -42,6 +42,48 @@ impl Span {
     }
 }
 
+/// One bit per register slot: what the checker and the scheduling pass
+/// keep pending, tested against an instruction's registers in a few words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SlotSet([u64; REGS.div_ceil(64)]);
+
+impl SlotSet {
+    pub fn insert(&mut self, s: usize) {
+        self.0[s / 64] |= 1 << (s % 64);
+    }
+    pub fn contains(&self, s: usize) -> bool {
+        self.0[s / 64] >> (s % 64) & 1 == 1
+    }
+    /// The slots of `spans`.
+    pub fn of(spans: &[Span]) -> SlotSet {
+        let mut set = SlotSet::default();
+        spans
+            .iter()
+            .flat_map(|s| s.slots())
+            .for_each(|s| set.insert(s));
+        set
+    }
+    pub fn union(mut self, other: &SlotSet) -> SlotSet {
+        self.union_with(other);
+        self
+    }
+    pub fn intersects(&self, other: &SlotSet) -> bool {
+        self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+    /// Add `other`'s slots; whether that added any.
+    pub fn union_with(&mut self, other: &SlotSet) -> bool {
+        let mut grew = false;
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            grew |= b & !*a != 0;
+            *a |= b;
+        }
+        grew
+    }
+}
+
 /// The tracked slot of a register (None: a zero register or a barrier).
 pub fn slot(r: Reg) -> Option<usize> {
     if r.is_zero() {

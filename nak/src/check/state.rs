@@ -10,7 +10,7 @@
 //! instruction's checks cost a bit test per operand, not a scan of every
 //! register.
 
-use crate::check::program::{PRED_BASE, REGS};
+use crate::check::program::{PRED_BASE, SlotSet};
 
 /// Scoreboards per warp.
 pub const SBS: usize = 6;
@@ -53,19 +53,6 @@ struct Ready {
     at: u32,
     guard_at: u32,
     by: u32,
-}
-
-/// One bit per register slot.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct SlotSet([u64; REGS.div_ceil(64)]);
-
-impl SlotSet {
-    fn insert(&mut self, s: usize) {
-        self.0[s / 64] |= 1 << (s % 64);
-    }
-    fn contains(&self, s: usize) -> bool {
-        self.0[s / 64] >> (s % 64) & 1 == 1
-    }
 }
 
 /// The pending events and the results not ready yet.

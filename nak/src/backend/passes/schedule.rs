@@ -26,7 +26,7 @@
 
 use super::PassError;
 use crate::backend::ir::{Function, Instr, VOp};
-use crate::check::program::{Span, footprint, is_control, late_read_spans, reads_late};
+use crate::check::program::{SlotSet, Span, footprint, is_control, late_read_spans, reads_late};
 use crate::isa::{Family, family_of};
 use crate::runtime::control::{self, Fields};
 use crate::runtime::flow::FlowKind;
@@ -63,48 +63,58 @@ struct Facts {
 /// The events a scoreboard may still count where a point of the program
 /// is reached: the registers of results pending on each write scoreboard,
 /// and the sources a pending late read needs.
-#[derive(Clone, Default, PartialEq)]
+#[derive(Clone, Copy, Default, PartialEq)]
 struct Pending {
-    write: [Vec<Span>; WRITE_SBS],
-    read: Vec<Span>,
+    write: [SlotSet; WRITE_SBS],
+    read: SlotSet,
 }
 
 impl Pending {
     /// Add what `other` has pending; whether that added anything.
     fn join(&mut self, other: &Pending) -> bool {
-        let mut grew = false;
-        let mine = self.write.iter_mut().chain([&mut self.read]);
-        for (mine, theirs) in mine.zip(other.write.iter().chain([&other.read])) {
-            for s in theirs {
-                if !mine.contains(s) {
-                    mine.push(*s);
-                    grew = true;
-                }
-            }
+        let mut grew = self.read.union_with(&other.read);
+        for (mine, theirs) in self.write.iter_mut().zip(&other.write) {
+            grew |= mine.union_with(theirs);
         }
         grew
     }
 }
 
-/// Set the control bits of every instruction of a legalized function.
+/// Set the control bits of every instruction of a legalized function:
+/// block by block, each starting with what its predecessors may leave
+/// pending, and again whenever a block's start grows, until none does
+/// (the sets only grow, so this ends; straight-line code takes one pass,
+/// a loop another over the blocks its back edge reaches). Each block's
+/// bits are those of its last visit, from its final start.
 pub fn schedule(f: &mut Function) -> Result<(), PassError> {
     let sm = f.sm;
     let family = family_of(sm).ok_or_else(|| PassError::new(format!("SM{sm} is not covered")))?;
-    let mut facts = f
-        .blocks
-        .iter()
-        .map(|b| b.instrs.iter().map(|i| facts(sm, family, i)).collect())
-        .collect::<Result<Vec<Vec<_>>, _>>()?;
-    match successors(f) {
-        Some(succs) => place_waits_across(&mut facts, &succs),
-        None => facts.iter_mut().for_each(|b| {
-            place_waits(b, None);
-        }),
-    }
-    for (b, mut facts) in f.blocks.iter_mut().zip(facts) {
-        cover_latencies(&mut facts);
-        for (i, x) in b.instrs.iter_mut().zip(&facts) {
-            i.ctrl = Some(control::from_fields(family, &x.fields));
+    let succs = successors(f);
+    let n = f.blocks.len();
+    let known = succs.is_some().then(Pending::default);
+    let mut entry = vec![known; n];
+    let mut dirty = vec![true; n];
+    while let Some(first) = dirty.iter().position(|&d| d) {
+        for b in first..n {
+            if !std::mem::take(&mut dirty[b]) {
+                continue;
+            }
+            let block = &mut f.blocks[b];
+            let mut facts = block
+                .instrs
+                .iter()
+                .map(|i| facts(sm, family, i))
+                .collect::<Result<Vec<_>, _>>()?;
+            let exit = place_waits(&mut facts, entry[b]);
+            cover_latencies(&mut facts);
+            for (i, x) in block.instrs.iter_mut().zip(&facts) {
+                i.ctrl = Some(control::from_fields(family, &x.fields));
+            }
+            for &s in succs.as_ref().map_or(&[][..], |s| &s[b]) {
+                if entry[s].as_mut().is_some_and(|e| e.join(&exit)) {
+                    dirty[s] = true;
+                }
+            }
         }
     }
     Ok(())
@@ -147,29 +157,6 @@ fn successors(f: &Function) -> Option<Vec<Vec<usize>>> {
         out.push(succ);
     }
     Some(out)
-}
-
-/// [`place_waits`] on every block, each starting with what its
-/// predecessors may leave pending, again on a block whenever its start
-/// grows, until none does (the sets only grow, so this ends): each
-/// block's waits are those of its final start. Straight-line code takes
-/// one pass; a loop takes another over the blocks its back edge reaches.
-fn place_waits_across(facts: &mut [Vec<Facts>], succs: &[Vec<usize>]) {
-    let mut entry = vec![Pending::default(); facts.len()];
-    let mut dirty = vec![true; facts.len()];
-    while let Some(first) = dirty.iter().position(|&d| d) {
-        for b in first..facts.len() {
-            if !std::mem::take(&mut dirty[b]) {
-                continue;
-            }
-            let exit = place_waits(&mut facts[b], Some(entry[b].clone()));
-            for &s in &succs[b] {
-                if entry[s].join(&exit) {
-                    dirty[s] = true;
-                }
-            }
-        }
-    }
 }
 
 fn facts(sm: u32, family: Family, i: &Instr) -> Result<Facts, PassError> {
@@ -249,30 +236,33 @@ fn place_waits(facts: &mut [Facts], entry: Option<Pending>) -> Pending {
     } = entry.unwrap_or_default();
     let mut given_at = [0usize; WRITE_SBS];
     for (j, x) in facts.iter_mut().enumerate() {
-        let hits = |pending: &[Span], regs: &[Span]| {
-            regs.iter().any(|r| pending.iter().any(|p| overlaps(p, r)))
-        };
         x.fields.wait = if j == 0 && !known { ALL_SBS } else { 0 };
-        for (sb, pending) in on_write_sb.iter_mut().enumerate() {
-            if hits(pending, &x.reads) || hits(pending, &x.writes) {
-                x.fields.wait |= 1 << sb;
-                pending.clear();
+        // The registers' slots, only when something is pending (mostly
+        // nothing is, between loads).
+        let writes = SlotSet::of(&x.writes);
+        if on_write_sb.iter().any(|p| !p.is_empty()) {
+            let touched = SlotSet::of(&x.reads).union(&writes);
+            for (sb, pending) in on_write_sb.iter_mut().enumerate() {
+                if pending.intersects(&touched) {
+                    x.fields.wait |= 1 << sb;
+                    *pending = SlotSet::default();
+                }
             }
         }
-        if hits(&on_read_sb, &x.writes) {
+        if on_read_sb.intersects(&writes) {
             x.fields.wait |= 1 << READ_SB;
-            on_read_sb.clear();
+            on_read_sb = SlotSet::default();
         }
         if x.lands_late {
             let sb = (0..WRITE_SBS)
                 .find(|&sb| on_write_sb[sb].is_empty())
                 .unwrap_or_else(|| (0..WRITE_SBS).min_by_key(|&sb| given_at[sb]).unwrap_or(0));
             x.fields.write_barrier = Some(sb as u8);
-            on_write_sb[sb].extend(x.writes.iter().copied());
+            on_write_sb[sb].union_with(&writes);
             given_at[sb] = j;
         }
         if x.fields.read_barrier.is_some() {
-            on_read_sb.extend(x.late_reads.iter().copied());
+            on_read_sb.union_with(&SlotSet::of(&x.late_reads));
         }
     }
     Pending {
