@@ -31,19 +31,30 @@ fn findings(f: &Function) -> Vec<String> {
         .collect()
 }
 
+/// A load of R2 from [R4] and its store, per SM family's syntax.
+const LOAD_STORE: [(u32, &str, &str); 3] = [
+    (50, "LDG.E R2, [R4]", "STG.E [R4], R2"),
+    (75, "LDG.E.SYS R2, [R4]", "STG.E.SYS [R4], R2"),
+    (
+        90,
+        "LDG.E R2, desc[UR4][R4.64]",
+        "STG.E desc[UR4][R4.64], R2",
+    ),
+];
+
+/// `text` legalized, scheduled and assembled, as the checker reads it.
+fn scheduled(text: &str) -> nak::check::program::Program {
+    let mut f = parse_function(text, None).expect("parses");
+    legalize(&mut f).expect("legalizes");
+    schedule(&mut f).expect("schedules");
+    decoded(&f)
+}
+
 /// (a) A load whose result the taken side of an if/else never reads,
 /// while the register is rewritten after the join.
 #[test]
 fn load_unused_on_one_side_of_an_if_else() {
-    for (sm, load, store) in [
-        (50, "LDG.E R2, [R4]", "STG.E [R4], R2"),
-        (75, "LDG.E.SYS R2, [R4]", "STG.E.SYS [R4], R2"),
-        (
-            90,
-            "LDG.E R2, desc[UR4][R4.64]",
-            "STG.E desc[UR4][R4.64], R2",
-        ),
-    ] {
+    for (sm, load, store) in LOAD_STORE {
         let text = format!(
             ".sm {sm}
              bb0:
@@ -61,10 +72,7 @@ fn load_unused_on_one_side_of_an_if_else() {
         );
         assert_eq!(scheduled_findings(&text), Vec::<String>::new(), "SM{sm}");
         // The load counts on a write barrier, and the join waits for it.
-        let mut f = parse_function(&text, None).expect("parses");
-        legalize(&mut f).expect("legalizes");
-        schedule(&mut f).expect("schedules");
-        let p = decoded(&f);
+        let p = scheduled(&text);
         let text_of = |i: usize| p.instrs[i].text(sm);
         let load = (0..p.instrs.len())
             .find(|&i| text_of(i).starts_with("LDG"))
@@ -117,10 +125,7 @@ fn independent_loads_take_their_own_scoreboards() {
             at(store, 9, 6),
         );
         assert_eq!(scheduled_findings(&text), Vec::<String>::new(), "SM{sm}");
-        let mut f = parse_function(&text, None).expect("parses");
-        legalize(&mut f).expect("legalizes");
-        schedule(&mut f).expect("schedules");
-        let p = decoded(&f);
+        let p = scheduled(&text);
         let is = |i: usize, m: &str| p.instrs[i].text(sm).starts_with(m);
         let loads: Vec<usize> = (0..p.instrs.len()).filter(|&i| is(i, "LDG")).collect();
         let first_add = (0..p.instrs.len())
@@ -152,15 +157,7 @@ fn independent_loads_take_their_own_scoreboards() {
 /// only at the instruction that reads its register, not where it starts.
 #[test]
 fn pending_loads_carry_across_blocks() {
-    for (sm, load, store) in [
-        (50, "LDG.E R2, [R4]", "STG.E [R4], R2"),
-        (75, "LDG.E.SYS R2, [R4]", "STG.E.SYS [R4], R2"),
-        (
-            90,
-            "LDG.E R2, desc[UR4][R4.64]",
-            "STG.E desc[UR4][R4.64], R2",
-        ),
-    ] {
+    for (sm, load, store) in LOAD_STORE {
         let text = format!(
             ".sm {sm}
              bb0:
@@ -175,10 +172,7 @@ fn pending_loads_carry_across_blocks() {
                  exit"
         );
         assert_eq!(scheduled_findings(&text), Vec::<String>::new(), "SM{sm}");
-        let mut f = parse_function(&text, None).expect("parses");
-        legalize(&mut f).expect("legalizes");
-        schedule(&mut f).expect("schedules");
-        let p = decoded(&f);
+        let p = scheduled(&text);
         let find = |start: &str| {
             (0..p.instrs.len())
                 .find(|&i| p.instrs[i].text(sm).starts_with(start))

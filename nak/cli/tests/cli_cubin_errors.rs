@@ -1,18 +1,13 @@
 //! `nak dis` on bad or mistaken input: a clear error (exit 1 or 2, one
 //! `error:` line naming the problem), never a panic.
 
-use std::io::Read;
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn cubin(sm: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("../../tests/cubins/{sm}/barriers.cubin.gz"));
-    let mut out = Vec::new();
-    flate2::read::GzDecoder::new(std::fs::File::open(&path).expect("stored cubin"))
-        .read_to_end(&mut out)
-        .expect("gunzip");
-    out
+    common::gunzip(&common::root().join(format!("tests/cubins/{sm}/barriers.cubin.gz")))
 }
 
 fn tmp(name: &str, bytes: &[u8]) -> PathBuf {

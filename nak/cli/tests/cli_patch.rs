@@ -5,18 +5,13 @@
 //! listing's line, and no OUT is written. (The byte-level checks over all
 //! stored cubins, and nvdisasm on edits, are `tests/tests/cubin_patch.rs`.)
 
-use std::io::Read;
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn stored(sm: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("../../tests/cubins/{sm}/control.cubin.gz"));
-    let mut out = Vec::new();
-    flate2::read::GzDecoder::new(std::fs::File::open(&path).expect("stored cubin"))
-        .read_to_end(&mut out)
-        .expect("gunzip");
-    out
+    common::gunzip(&common::root().join(format!("tests/cubins/{sm}/control.cubin.gz")))
 }
 
 fn dir() -> PathBuf {

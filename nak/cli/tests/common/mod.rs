@@ -3,6 +3,7 @@
 use std::process::Command;
 
 /// Run `nak` with `args`; its stdout, after asserting it succeeded.
+#[allow(dead_code)] // each test binary uses some of these helpers
 pub fn nak(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_nak"))
         .args(args)
@@ -17,7 +18,7 @@ pub fn nak(args: &[&str]) -> String {
 }
 
 /// The workspace's root (the `nak` command's tests read `tests/cubins`).
-#[allow(dead_code)] // each test binary uses some of these helpers
+#[allow(dead_code)]
 pub fn root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
