@@ -64,7 +64,7 @@ pub fn run(sm: Option<&str>, file: &Path) -> ExitCode {
 
 /// Each code section of the cubin, checked on the cubin's SM.
 fn check_cubin(bytes: &[u8], want_sm: Option<u32>) -> Result<(u32, Sections), String> {
-    let cubin = crate::input::cubin(bytes, want_sm)?;
+    let cubin = nak::cubin::parse_for(bytes, want_sm)?;
     let mut out = Vec::new();
     for t in &cubin.texts {
         let name = t.name.strip_prefix(".text.").unwrap_or(&t.name).to_string();

@@ -47,7 +47,7 @@ pub fn run(sm: Option<&str>, file: &Path) -> ExitCode {
 /// Each code section of the cubin checked as one kernel at address 0
 /// (the kernel's name is its section's without `.text.`).
 fn check_cubin(bytes: &[u8], want_sm: Option<u32>) -> Result<KernelFindings, String> {
-    let cubin = crate::input::cubin(bytes, want_sm)?;
+    let cubin = nak::cubin::parse_for(bytes, want_sm)?;
     let mut out = Vec::new();
     for t in &cubin.texts {
         let name = t.name.strip_prefix(".text.").unwrap_or(&t.name).to_string();

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use nak::cubin::{InputKind, elf::Cubin, input_kind, refusal};
+use nak::cubin::{InputKind, input_kind, refusal};
 use nak::dis::stream::parse_sm;
 
 /// A file read whole: the `--sm` given, its bytes and what they are.
@@ -28,18 +28,6 @@ pub fn read(sm: Option<&str>, file: &Path) -> Result<Input, ExitCode> {
         return Err(crate::fail(2, format_args!("{}: {why}", file.display())));
     }
     Ok(Input { sm, bytes, kind })
-}
-
-/// The cubin in `bytes`, when `--sm` (if given) names its SM.
-pub fn cubin(bytes: &[u8], want_sm: Option<u32>) -> Result<Cubin<'_>, String> {
-    let cubin = Cubin::parse(bytes)?;
-    match want_sm {
-        Some(want) if want != cubin.sm => Err(format!(
-            "--sm {want} given, but the cubin is for SM{}; drop --sm or pass {}",
-            cubin.sm, cubin.sm
-        )),
-        _ => Ok(cubin),
-    }
 }
 
 /// Why a raw stream cannot be read without `--sm`.

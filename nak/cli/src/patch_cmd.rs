@@ -25,6 +25,15 @@ pub fn run(
         let why = nak::cubin::refusal(kind).unwrap_or("not a cubin (no ELF header)");
         return fail(2, format_args!("{}: {why}", cubin.display()));
     }
+    // `--sm`, when given, names the cubin's SM (checked before patching;
+    // what else is wrong with the cubin the patch reports by the listing).
+    if let Some(want) = sm {
+        let checked = nak::dis::stream::parse_sm(want)
+            .and_then(|w| nak::cubin::parse_for(&bytes, Some(w)).map(|_| ()));
+        if let Err(e) = checked {
+            return fail(2, format_args!("{}: {e}", cubin.display()));
+        }
+    }
     let text = match std::fs::read_to_string(listing) {
         Ok(t) => t,
         Err(e) => return fail(2, format_args!("cannot read {}: {e}", listing.display())),
@@ -46,22 +55,6 @@ pub fn run(
             return ExitCode::from(1);
         }
     };
-    if let Some(want) = sm {
-        match nak::dis::stream::parse_sm(want) {
-            Ok(w) if w == patched.sm => {}
-            Ok(w) => {
-                return fail(
-                    2,
-                    format_args!(
-                        "--sm {w} given, but {} is for SM{}; drop --sm",
-                        cubin.display(),
-                        patched.sm
-                    ),
-                );
-            }
-            Err(e) => return fail(2, e),
-        }
-    }
     if deny_warnings && !patched.warnings.is_empty() {
         report("error", &patched.warnings);
         return ExitCode::from(1);

@@ -57,14 +57,9 @@ fn patch_with(cubin: &[u8], listing_text: &str, force: bool) -> Result<Patched, 
             message,
         }]
     };
-    let parsed = Cubin::parse(cubin).map_err(whole)?;
+    let parsed = crate::cubin::parse_for(cubin, None).map_err(whole)?;
     let sm = parsed.sm;
-    let family = family_of(sm).ok_or_else(|| {
-        whole(format!(
-            "the cubin's ELF flags ({:#x}) name SM{sm}, which the spec does not cover",
-            parsed.flags
-        ))
-    })?;
+    let family = family_of(sm).ok_or_else(|| whole(format!("SM{sm} is not covered")))?;
     let (own, _) = listing::listing(&parsed).map_err(whole)?;
     let originals = listing_read::read(family, &own)
         .map_err(|e| whole(format!("the cubin's own listing does not read back: {e:?}")))?;
@@ -267,10 +262,7 @@ impl SectionPatch<'_> {
         let mut origs = Vec::new();
         let family = self.family;
         stream::for_each_word(self.sm, self.text.data, |addr, word, ctrl, _| {
-            let ctrl = ctrl.unwrap_or_else(|| match family.control_in_word() {
-                Some((lo, w)) => (word >> lo) as u32 & ((1u32 << w) - 1),
-                None => 0,
-            });
+            let ctrl = control::of_instruction(family, word, ctrl);
             origs.push(Orig { addr, word, ctrl });
         })
         .map_err(|e| {

@@ -120,19 +120,10 @@ pub fn stream_instructions(
             word,
             instr: stream::decode_with_ctrl(word, sm, ctrl),
         };
-        let ctrl = ctrl.unwrap_or_else(|| control_of_word(family, word));
+        let ctrl = control::of_instruction(family, word, ctrl);
         out.push(instruction(&d, sm, family, ctrl, kernel));
     })?;
     Ok(out)
-}
-
-/// The control value inside an SM70+ word.
-fn control_of_word(family: Family, word: u128) -> u32 {
-    let mask = control::word_mask(family);
-    if mask == 0 {
-        return 0;
-    }
-    ((word & mask) >> mask.trailing_zeros()) as u32
 }
 
 /// One decoded word as an [`Instruction`].

@@ -179,7 +179,10 @@ fn print_block(
             stream::push_hex(&mut line, bytes, nbytes);
             line.push_byte(b'\t');
             if with_ctrl {
-                line.push_str(&control::ctrl_text(family, word_ctrl(family, word, ctrl)));
+                line.push_str(&control::ctrl_text(
+                    family,
+                    control::of_instruction(family, word, ctrl),
+                ));
                 line.push_byte(b' ');
             }
             // Decoded and printed in one step, with no `Op` in between.
@@ -193,16 +196,6 @@ fn print_block(
         },
     );
     unknown
-}
-
-/// The control value of an instruction: from its bundle's scheduling word
-/// (`bundled`) or from its own word.
-fn word_ctrl(family: isa::Family, word: u128, bundled: Option<u32>) -> u32 {
-    match (bundled, family.control_in_word()) {
-        (Some(c), _) => c,
-        (None, Some((lo, width))) => (word >> lo) as u32 & ((1u32 << width) - 1),
-        (None, None) => 0,
-    }
 }
 
 /// An assembly error: 1-based line and column, and the message.

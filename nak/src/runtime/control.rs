@@ -125,6 +125,17 @@ pub fn from_fields(family: Family, f: &Fields) -> u32 {
     ctrl
 }
 
+/// The control value of an instruction: its slot of the bundle's
+/// scheduling word (`bundled`, on families that have one) or the bits of
+/// its own word.
+pub fn of_instruction(family: Family, word: u128, bundled: Option<u32>) -> u32 {
+    match (bundled, family.control_in_word()) {
+        (Some(c), _) => c,
+        (None, Some((lo, width))) => (word >> lo) as u32 & ((1u32 << width) - 1),
+        (None, None) => 0,
+    }
+}
+
 /// The control bits inside an instruction word (SM70+); none on families
 /// that keep them in a scheduling word. Text does not carry them.
 pub fn word_mask(family: Family) -> u128 {
