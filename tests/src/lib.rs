@@ -6,5 +6,6 @@ pub mod corpus;
 pub mod expected;
 pub mod fuzz;
 pub mod kernels;
+pub mod mutate;
 pub mod oracle;
 pub mod rng;

@@ -11,8 +11,8 @@
 //! Needs nvdisasm, as `oracle.rs` (`NAK_SKIP_ORACLE=1` skips it and says
 //! so). `NAK_MUTATED_PER_SM` sets the words per SM.
 
+use isa_tests::mutate::{mnemonic, mutated_words};
 use isa_tests::oracle::{Oracle, address_of};
-use isa_tests::rng::Rng;
 use nak::isa;
 use std::collections::BTreeMap;
 
@@ -85,33 +85,7 @@ fn mutated_words_agree_with_nvdisasm() {
 
 /// `per_sm` mutated words of `sm`, each checked against nvdisasm.
 fn check_sm(oracle: &Oracle, sm: u32, per_sm: usize) -> Tally {
-    let family = isa::family_of(sm).expect("covered SM");
-    // Opcode bits stay: SM70+ bits 0..12; Maxwell's opcodes start at 52.
-    let (lo, hi) = match family.control_in_word() {
-        Some((ctrl, _)) => (12, u64::from(ctrl)),
-        None => (0, 52),
-    };
-    // The control bits are neutral: which sources may be `.reuse` depends
-    // on the form, and a flip may change the form (the control bits have
-    // their own tests).
-    let ctrl = nak::runtime::control::word_mask(family);
-    let neutral = family
-        .control_in_word()
-        .map_or(0, |(lo, _)| u128::from(family.neutral_control()) << lo);
-    let bases: Vec<u128> = base_words(sm)
-        .into_iter()
-        .map(|w| w & !ctrl | neutral)
-        .collect();
-    let mut rng = Rng(0x6d75_7461_6e74 ^ u64::from(sm));
-    let words: Vec<u128> = (0..per_sm)
-        .map(|_| {
-            let mut w = bases[(rng.next_u64() % bases.len() as u64) as usize];
-            for _ in 0..=rng.next_u64() % 3 {
-                w ^= 1u128 << (lo + rng.next_u64() % (hi - lo));
-            }
-            w
-        })
-        .collect();
+    let words: Vec<u128> = mutated_words(sm, per_sm).iter().map(|m| m.word).collect();
     let theirs = oracle.disassemble(sm, &words);
     let mut t = Tally {
         words: words.len(),
@@ -144,53 +118,4 @@ fn check_sm(oracle: &Oracle, sm: u32, per_sm: usize) -> Tally {
         }
     }
     t
-}
-
-/// The corpus words of `sm` (every corpus file of that SM), else the
-/// distinct instruction words of its ptxas kernels, else sampled words of
-/// every form.
-fn base_words(sm: u32) -> Vec<u128> {
-    let family = isa::family_of(sm).expect("covered SM");
-    let mut out = Vec::new();
-    for (stem, s) in isa_tests::corpus::files() {
-        if s != sm {
-            continue;
-        }
-        let text = isa_tests::corpus::read(&stem).expect("corpus reads");
-        out.extend(
-            text.lines()
-                .filter_map(|l| nak::dis::stream::parse_word_hex(l.split('\t').next()?, family)),
-        );
-    }
-    if out.is_empty() {
-        out = kernel_words(sm);
-    }
-    if out.is_empty() {
-        out = nak::runtime::sample::sample_words(sm, &[], 1, 0x6d75);
-    }
-    out
-}
-
-/// The distinct instruction words of `sm`'s kernels in `tests/kernels`
-/// (the stream walk leaves SM50..SM62's scheduling words out).
-fn kernel_words(sm: u32) -> Vec<u128> {
-    let kernels = isa_tests::kernels::all().expect("tests/kernels reads");
-    let mut words = std::collections::BTreeSet::new();
-    for k in kernels.iter().filter(|k| k.sm == sm) {
-        nak::dis::stream::for_each_word(sm, &k.code, |_, w, _, _| {
-            words.insert(w);
-        })
-        .expect("a ptxas kernel is a whole stream");
-    }
-    words.into_iter().collect()
-}
-
-/// The mnemonic of an nvdisasm text, guard left out.
-fn mnemonic(text: &str) -> String {
-    let t = text.trim();
-    let t = match t.strip_prefix('@') {
-        Some(rest) => rest.split_once(' ').map_or(rest, |x| x.1),
-        None => t,
-    };
-    t.split([' ', '.']).next().unwrap_or("").to_string()
 }
