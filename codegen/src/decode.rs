@@ -678,33 +678,36 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
                 if f.enc.family != fi {
                     continue;
                 }
-                let (mask, value) = f.form.fixed();
-                let pat = sm_pattern(&f.form.sms);
-                let (m, v) = (u128_lit(mask), u128_lit(value));
-                let cand = Candidate {
-                    cond: quote!(w & #m == #v && matches!(sm, #pat)),
-                    ty: op_type(&op.name),
-                    id: f.id,
-                    bundled: fam.bundle.is_some(),
-                };
-                let ci = cands.len();
-                cands.push(cand);
-                let nfixed = mask.count_ones();
-                let free = dmask & !mask;
-                if free.count_ones() > 10 {
-                    fallback.push((nfixed, ci));
-                    continue;
-                }
-                let free_bits: Vec<u32> = (lo..hi).filter(|b| free >> b & 1 == 1).collect();
-                let base = ((value & mask & dmask) >> lo) as u32;
-                for combo in 0..(1u32 << free_bits.len()) {
-                    let mut key = base;
-                    for (j, b) in free_bits.iter().enumerate() {
-                        if combo >> j & 1 == 1 {
-                            key |= 1 << (b - lo);
-                        }
+                // A form with bits fixed on some of its SMs only is one
+                // candidate per group of SMs (`Form::dispatch_groups`).
+                for (mask, value, sms) in f.form.dispatch_groups() {
+                    let pat = sm_pattern(&sms);
+                    let (m, v) = (u128_lit(mask), u128_lit(value));
+                    let cand = Candidate {
+                        cond: quote!(w & #m == #v && matches!(sm, #pat)),
+                        ty: op_type(&op.name),
+                        id: f.id,
+                        bundled: fam.bundle.is_some(),
+                    };
+                    let ci = cands.len();
+                    cands.push(cand);
+                    let nfixed = mask.count_ones();
+                    let free = dmask & !mask;
+                    if free.count_ones() > 10 {
+                        fallback.push((nfixed, ci));
+                        continue;
                     }
-                    buckets.entry(key).or_default().push((nfixed, ci));
+                    let free_bits: Vec<u32> = (lo..hi).filter(|b| free >> b & 1 == 1).collect();
+                    let base = ((value & mask & dmask) >> lo) as u32;
+                    for combo in 0..(1u32 << free_bits.len()) {
+                        let mut key = base;
+                        for (j, b) in free_bits.iter().enumerate() {
+                            if combo >> j & 1 == 1 {
+                                key |= 1 << (b - lo);
+                            }
+                        }
+                        buckets.entry(key).or_default().push((nfixed, ci));
+                    }
                 }
             }
         }

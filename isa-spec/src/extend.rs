@@ -185,6 +185,12 @@ fn merge(
         not_all: or_base_vec(&child.not_all, &base.not_all),
         tied: or_base_map(&child.tied, &base.tied),
         ignored: or_base(&child.ignored, &base.ignored),
+        // One concept with `ignored`: a child that sets `ignored` (`""`
+        // too) states its own lists and inherits neither.
+        ignored_on: match child.ignored {
+            Some(_) => child.ignored_on.clone(),
+            None => or_base_map(&child.ignored_on, &base.ignored_on),
+        },
     })
 }
 

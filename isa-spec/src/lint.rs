@@ -454,19 +454,24 @@ fn check_ambiguity(spec: &Spec, report: &mut Report) {
         fam: usize,
         mask: u128,
         value: u128,
+        /// The SMs on which the form is `mask`/`value` (one group of
+        /// `Form::dispatch_groups`).
+        sms: Vec<u32>,
     }
     let mut all: Vec<F> = Vec::new();
     for op in &spec.ops {
         for e in &op.encodings {
             for form in &e.forms {
-                let (mask, value) = form.fixed();
-                all.push(F {
-                    op,
-                    form,
-                    fam: e.family,
-                    mask,
-                    value,
-                });
+                for (mask, value, sms) in form.dispatch_groups() {
+                    all.push(F {
+                        op,
+                        form,
+                        fam: e.family,
+                        mask,
+                        value,
+                        sms,
+                    });
+                }
             }
         }
     }
@@ -482,7 +487,7 @@ fn check_ambiguity(spec: &Spec, report: &mut Report) {
     let mut found: Vec<Overlap> = Vec::new();
     for (i, a) in all.iter().enumerate() {
         for b in &all[..i] {
-            if a.fam != b.fam || !a.form.sms.iter().any(|s| b.form.sms.contains(s)) {
+            if a.fam != b.fam || !a.sms.iter().any(|s| b.sms.contains(s)) {
                 continue;
             }
             let common = a.mask & b.mask;
@@ -507,8 +512,13 @@ fn check_ambiguity(spec: &Spec, report: &mut Report) {
                 .find(|x| x.a.form.loc == a.form.loc && x.b.form.loc == b.form.loc)
             {
                 Some(x) => {
-                    x.a_forms.push(a.form);
-                    x.b_forms.push(b.form);
+                    // A form split into SM groups is named once.
+                    if !x.a_forms.iter().any(|f| std::ptr::eq(*f, a.form)) {
+                        x.a_forms.push(a.form);
+                    }
+                    if !x.b_forms.iter().any(|f| std::ptr::eq(*f, b.form)) {
+                        x.b_forms.push(b.form);
+                    }
                 }
                 None => found.push(Overlap {
                     a,

@@ -1095,6 +1095,20 @@ pub struct Form {
     /// The preset form in `families.toml` it was expanded from, if any
     /// (shown as a secondary note).
     pub preset_loc: Option<Loc>,
+    /// Raw bits nvdisasm ignores on only some of the form's SMs
+    /// (`ignored_on`): on each entry's SMs its bits must hold their
+    /// canonical value for a word to be this form, as fixed bits do.
+    pub strict: Vec<Strict>,
+    /// The fixed bits `ignored` and `ignored_on` made raw (on all or some
+    /// SMs): the bits the ignored-bits sweep tries again.
+    pub ignored: u128,
+}
+
+/// Raw bits that are fixed on some SMs of a form (see [`Form::strict`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Strict {
+    pub sms: Vec<u32>,
+    pub mask: u128,
 }
 
 impl Form {
@@ -1108,6 +1122,28 @@ impl Form {
             }
         }
         (mask, value)
+    }
+    /// The (mask, value) a word must match to be this form on each group
+    /// of its SMs: the fixed bits, plus a [`Strict`] entry's bits at their
+    /// canonical value on its SMs. One group (all SMs) when nothing is
+    /// strict.
+    pub fn dispatch_groups(&self) -> Vec<(u128, u128, Vec<u32>)> {
+        let (mask, value) = self.fixed();
+        let canon = self.canonical_raw();
+        let loose: Vec<u32> = self
+            .sms
+            .iter()
+            .copied()
+            .filter(|sm| !self.strict.iter().any(|s| s.sms.contains(sm)))
+            .collect();
+        let mut out = Vec::new();
+        if !loose.is_empty() {
+            out.push((mask, value, loose));
+        }
+        for s in &self.strict {
+            out.push((mask | s.mask, value | canon & s.mask, s.sms.clone()));
+        }
+        out
     }
     pub fn unknown_mask(&self) -> u128 {
         self.fields

@@ -2363,6 +2363,8 @@ impl EncodingParts<'_> {
             tied_src: self.tied_src.clone(),
             loc,
             preset_loc,
+            strict: Vec::new(),
+            ignored: 0,
         }
     }
 }
@@ -2400,9 +2402,7 @@ fn resolve_encoding(
         None => vec![fixed_form(cx, &parts, e)?],
         Some(pname) => preset_forms(cx, &parts, e, pname)?,
     };
-    if let Some(ig) = &r.ignored {
-        ignore_bits(cx, ig, &mut forms);
-    }
+    ignore_bits(cx, r, &parts.sms, &mut forms);
     if forms.is_empty() {
         cx.err(
             Code::S1003,
@@ -2419,37 +2419,104 @@ fn resolve_encoding(
     })
 }
 
-/// `ignored`: the fixed bits it names become raw bits with the fixed
-/// value, in every form that fixes them; a bit no form fixes is S0502.
-fn ignore_bits(cx: &mut Ctx, ig: &S<String>, forms: &mut [Form]) {
-    if ig.get_ref().trim().is_empty() {
+/// `ignored` and `ignored_on`: the fixed bits they name become raw bits
+/// with the fixed value, in every form that fixes them; where `ignored_on`
+/// names them for some SMs only, they stay fixed on the form's other SMs
+/// ([`Form::strict`]). A bit no form fixes is S0502.
+fn ignore_bits(cx: &mut Ctx, r: &schema::EncodingDef, sms: &[u32], forms: &mut [Form]) {
+    let fixed_somewhere = forms.iter().fold(0, |a, f| a | f.fixed().0);
+    let stray_check = |cx: &mut Ctx, at: &S<String>, mask: u128| {
+        if mask & !fixed_somewhere != 0 {
+            let stray = Bits::from_mask(mask & !fixed_somewhere);
+            cx.err(
+                Code::S0502,
+                at,
+                format!("`ignored` names bits {stray} that no form of the encoding fixes"),
+            );
+        }
+    };
+    let mut all = 0;
+    if let Some(ig) = r
+        .ignored
+        .as_ref()
+        .filter(|ig| !ig.get_ref().trim().is_empty())
+    {
+        match parse_bits(ig.get_ref()) {
+            Ok(b) => all = b.mask(),
+            Err(m) => return cx.err(Code::S0101, ig, m),
+        }
+        stray_check(cx, ig, all);
+    }
+    // (SMs, bits) of each `ignored_on` entry.
+    let mut some = Vec::new();
+    for (k, v) in &r.ignored_on {
+        let on = match parse_sms(k.get_ref(), sms) {
+            Ok(on) => on,
+            Err(m) => {
+                cx.err(Code::S0101, k, m);
+                continue;
+            }
+        };
+        // An entry for none of the encoding's SMs (inherited from a base
+        // on other SMs) is moot.
+        if on.is_empty() {
+            continue;
+        }
+        let mask = match parse_bits(v.get_ref()) {
+            Ok(b) => b.mask(),
+            Err(m) => {
+                cx.err(Code::S0101, v, m);
+                continue;
+            }
+        };
+        stray_check(cx, v, mask);
+        some.push((on, mask));
+    }
+    let union = some.iter().fold(all, |a, (_, m)| a | m);
+    if union == 0 {
         return;
     }
-    let mask = match parse_bits(ig.get_ref()) {
-        Ok(b) => b.mask(),
-        Err(m) => return cx.err(Code::S0101, ig, m),
-    };
-    let fixed_somewhere = forms.iter().fold(0, |a, f| a | f.fixed().0);
-    if mask & !fixed_somewhere != 0 {
-        let stray = Bits::from_mask(mask & !fixed_somewhere);
-        cx.err(
-            Code::S0502,
-            ig,
-            format!("`ignored` names bits {stray} that no form of the encoding fixes"),
-        );
-    }
     for form in forms {
+        let fixed = form.fixed().0;
+        form.strict = strict_groups(form, fixed & union, all, &some);
+        form.ignored = fixed & union;
         let mut fields = Vec::with_capacity(form.fields.len());
         for f in form.fields.drain(..) {
             match f.target {
-                FieldTarget::Fixed(v) if f.bits.mask() & mask != 0 => {
-                    fields.extend(split_fixed(&f, v, mask));
+                FieldTarget::Fixed(v) if f.bits.mask() & union != 0 => {
+                    fields.extend(split_fixed(&f, v, union));
                 }
                 _ => fields.push(f),
             }
         }
         form.fields = fields;
     }
+}
+
+/// The form's SMs grouped by the bits of `raw` (the fixed bits that turn
+/// raw) that nvdisasm reads on them: those not in `all` nor in an
+/// `ignored_on` entry naming the SM. SMs that ignore every bit of `raw`
+/// are left out.
+fn strict_groups(form: &Form, raw: u128, all: u128, some: &[(Vec<u32>, u128)]) -> Vec<Strict> {
+    let mut groups: Vec<Strict> = Vec::new();
+    for &sm in &form.sms {
+        let ignored = some
+            .iter()
+            .filter(|(on, _)| on.contains(&sm))
+            .fold(all, |a, (_, m)| a | m);
+        let mask = raw & !ignored;
+        if mask == 0 {
+            continue;
+        }
+        match groups.iter_mut().find(|g| g.mask == mask) {
+            Some(g) => g.sms.push(sm),
+            None => groups.push(Strict {
+                sms: vec![sm],
+                mask,
+            }),
+        }
+    }
+    groups
 }
 
 /// A fixed field as runs of bits, each fixed or (under `ignored`) raw

@@ -498,6 +498,12 @@ pub struct EncodingDef {
     /// by the assembler. `""`: none (an extending encoding whose SMs do
     /// not ignore its base's).
     pub ignored: Option<S<String>>,
+    /// SM set -> more fixed bits nvdisasm ignores on those SMs only (it
+    /// reads them elsewhere: on SM100+ IADD3's bit 76 makes `IADD.XOR`):
+    /// raw like `ignored`'s, but on the encoding's other SMs a decoded
+    /// word must hold the fixed value there.
+    #[serde(default)]
+    pub ignored_on: BTreeMap<S<String>, S<String>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]

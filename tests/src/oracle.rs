@@ -549,7 +549,16 @@ impl Oracle {
                 fatal.push(format!("nvdisasm: {msg}"));
             }
         }
-        if !fatal.is_empty() || (bad.is_empty() && messages.is_empty()) {
+        // A fatal error names no word it can be trusted on (nvdisasm
+        // 11.8's "More than one pattern matched" on SM72 is fatal): the
+        // range is bisected down to the word, as for an addressless error.
+        if bad.is_empty() && messages.is_empty() && !fatal.is_empty() {
+            return Outcome::Rejected {
+                bad,
+                messages: fatal,
+            };
+        }
+        if bad.is_empty() && messages.is_empty() {
             let mut msg = fatal.join("; ");
             if msg.is_empty() {
                 msg = format!("nvdisasm failed: {}", stderr.trim());

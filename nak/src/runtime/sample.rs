@@ -83,7 +83,11 @@ pub fn sample_words(sm: u32, ops: &[&str], per_form: usize, seed: u64) -> Vec<u1
         while got < per_form && tries < per_form * 200 {
             tries += 1;
             let r = rng.next_u128();
-            let mut w = (r & width_mask & !f.mask & !f.unknown & !ctrl_mask) | f.value;
+            // Raw bits hold what ptxas writes: some are fixed on some SMs
+            // (`ignored_on`), where only that value decodes.
+            let mut w = (r & width_mask & !f.mask & !f.unknown & !ctrl_mask)
+                | f.value
+                | (f.canonical & f.unknown);
             let mut reuse_flags = 0;
             if let Some((lo, _)) = ctrl_at {
                 let (ctrl, flags) = sample_control(family, rng.next_u64());
