@@ -11923,20 +11923,24 @@ fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpStg, 1 > (w, sm)
     );
     try_form!(
+        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
+        decode_form:: < OpStg, 8 > (w, sm)
+    );
+    try_form!(
         w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
         OpStg, 9 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72 | 75)
-        => return decode_form:: < OpStg, 8 > (w, sm)
+        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpStg, 8 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 70 | 72 |
-        75) => decode_form:: < OpStg, 0 > (w, sm)
+        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 75) =>
+        decode_form:: < OpStg, 0 > (w, sm)
     );
     try_form!(
         w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 80 | 86 |
@@ -11947,8 +11951,16 @@ fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
         | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpStg, 7 > (w, sm)
     );
     try_form!(
+        w & 0x10000000000000001ff == 0x1000000000000000186 && matches!(sm, 70 | 72) =>
+        decode_form:: < OpStg, 0 > (w, sm)
+    );
+    try_form!(
         w & 0x800010000000000000001fc == 0x80001000000000000000184 && matches!(sm, 75) =>
         decode_form:: < OpStg, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
+        decode_form:: < OpStg, 8 > (w, sm)
     );
     try_form!(
         w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
@@ -11956,15 +11968,15 @@ fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
         OpStg, 9 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72 | 75)
-        => return decode_form:: < OpStg, 8 > (w, sm)
+        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpStg, 8 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72 |
-        75) => decode_form:: < OpAtomg, 0 > (w, sm)
+        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 75) =>
+        decode_form:: < OpAtomg, 0 > (w, sm)
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 | 86 |
@@ -11976,14 +11988,18 @@ fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x1ff == 0x188 && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 |
-        103 | 107 | 110 | 120 | 121) => return decode_form:: < OpSts, 0 > (w, sm)
+        103 | 107 | 110 | 120 | 121) => decode_form:: < OpSts, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpAtomg, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72 |
-        75) => decode_form:: < OpAtomg, 0 > (w, sm)
+        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 75) =>
+        decode_form:: < OpAtomg, 0 > (w, sm)
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 | 86 |
@@ -11991,7 +12007,11 @@ fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 | 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: < OpAtomg, 3 > (w, sm)
+        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpAtomg, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpAtomg, 0 > (w, sm)
     );
     None
 }
@@ -12080,8 +12100,8 @@ fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x800000000000000000001ff == 0x1aa && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => decode_form:: < OpQspc, 0 > (w, sm)
+        w & 0x800000000000000000001ff == 0x1aa && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => decode_form:: < OpQspc, 0 > (w, sm)
     );
     try_form!(
         w & 0x800000000000000000001ff == 0x1aa && matches!(sm, 90 | 100 | 101 | 103 | 107
@@ -12096,8 +12116,8 @@ fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
         100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpQspc, 3 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72 |
-        75) => decode_form:: < OpAtomg, 0 > (w, sm)
+        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 75) =>
+        decode_form:: < OpAtomg, 0 > (w, sm)
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 | 86 |
@@ -12105,7 +12125,15 @@ fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 | 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: < OpAtomg, 3 > (w, sm)
+        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpAtomg, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ff == 0x1aa && matches!(sm, 70 | 72) => decode_form:: < OpQspc, 0 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0x10000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpAtomg, 0 > (w, sm)
     );
     None
 }
@@ -12180,156 +12208,252 @@ fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x90100000000000000000fff == 0x202 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpMov, 0 > (w, sm)
+        w & 0x90100000000000000000fff == 0x202 && matches!(sm, 107 | 120 | 121) =>
+        decode_form:: < OpMov, 0 > (w, sm)
     );
     try_form!(
         w & 0x90100000000000000000fff == 0x100000000000000000202 && matches!(sm, 107 |
-        120 | 121) => return decode_form:: < OpMov64, 0 > (w, sm)
+        120 | 121) => decode_form:: < OpMov64, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x90000000000000000000fff == 0x202 && matches!(sm, 100 | 101 | 103 | 110) =>
+        decode_form:: < OpMov, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x202 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpMov, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x202 && matches!(sm, 70 | 72) => return decode_form:: < OpMov, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x203 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpP2r, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x203 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpP2r, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x203 && matches!(sm, 70 | 72) => return decode_form:: < OpP2r, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x204 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpR2p, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x204 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpR2p, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x204 && matches!(sm, 70 | 72) => return decode_form:: < OpR2p, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x207 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpSel, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x207 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpSel, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x207 && matches!(sm, 70 | 72) => return decode_form:: < OpSel, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x8010300c000000000000fff == 0x208 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x8010300c000000000000fff == 0x208 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFsel, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0x10300c000000000000fff == 0x208 && matches!(sm, 70 | 72) => return
         decode_form:: < OpFsel, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000020000000000000fff == 0x209 && matches!(sm, 86 | 87 | 88 | 89 | 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFmnmx, 8 > (w, sm)
+        w & 0x80000020000000000000fff == 0x209 && matches!(sm, 90 | 100 | 101 | 103 | 107
+        | 110 | 120 | 121) => decode_form:: < OpFmnmx, 8 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x209 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpFmnmx, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x209 && matches!(sm, 75) => decode_form:: <
+        OpFmnmx, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x209 && matches!(sm, 80) => return
-        decode_form:: < OpFmnmx, 4 > (w, sm)
+        w & 0x80000000000000000000fff == 0x209 && matches!(sm, 80) => decode_form:: <
+        OpFmnmx, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x209 && matches!(sm, 86 | 87 | 88 | 89) =>
+        decode_form:: < OpFmnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x209 && matches!(sm, 70 | 72) => return decode_form:: < OpFmnmx, 0
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x20a && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpFset, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x20a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFset, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x20a && matches!(sm, 70 | 72) => return decode_form:: < OpFset, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x20b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpFsetp, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x20b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFsetp, 0
+        > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x20b && matches!(sm, 70 | 72) => return decode_form:: < OpFsetp, 0
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80100000000000000000fff == 0x20c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpIsetp, 0 > (w, sm)
+        w & 0x80100000000000000000fff == 0x20c && matches!(sm, 107 | 120 | 121) =>
+        decode_form:: < OpIsetp, 0 > (w, sm)
     );
     try_form!(
         w & 0x80100000000000000000fff == 0x10000000000000000020c && matches!(sm, 107 |
-        120 | 121) => return decode_form:: < OpIsetp64, 0 > (w, sm)
+        120 | 121) => decode_form:: < OpIsetp64, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x20c && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpIsetp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x20c && matches!(sm, 70 | 72) => return decode_form:: < OpIsetp, 0
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x210 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        w & 0x80014000000000000000fff == 0x210 && matches!(sm, 100 | 103 | 107) =>
+        decode_form:: < OpIadd3, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80014000000000000000fff == 0x4000000000000000210 && matches!(sm, 100 | 103
+        | 107) => decode_form:: < OpIadd3x, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x210 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpIadd3, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x4000000000000000210 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpIadd3x, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x210 && matches!(sm, 70 | 72) => decode_form:: <
         OpIadd3, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000210 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x4000000000000000fff == 0x4000000000000000210 && matches!(sm, 70 | 72) =>
         return decode_form:: < OpIadd3x, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80107000000000000000fff == 0x211 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpLea, 0 > (w, sm)
+        w & 0x80107000000000000000fff == 0x211 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLea, 0 >
+        (w, sm)
     );
     try_form!(
-        w & 0x80107000000000000000fff == 0x4000000000000000211 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x80107000000000000000fff == 0x4000000000000000211 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
         decode_form:: < OpLeaX, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80105000000000000000fff == 0x100000000000000000211 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x107000000000000000fff == 0x211 && matches!(sm, 70 | 72) => decode_form:: <
+        OpLea, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80105000000000000000fff == 0x100000000000000000211 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
         decode_form:: < OpLeaHi, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80105000000000000000fff == 0x104000000000000000211 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        return decode_form:: < OpLeaHiX, 0 > (w, sm)
+        w & 0x80105000000000000000fff == 0x104000000000000000211 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        decode_form:: < OpLeaHiX, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x107000000000000000fff == 0x4000000000000000211 && matches!(sm, 70 | 72) =>
+        decode_form:: < OpLeaX, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x105000000000000000fff == 0x100000000000000000211 && matches!(sm, 70 | 72)
+        => decode_form:: < OpLeaHi, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x105000000000000000fff == 0x104000000000000000211 && matches!(sm, 70 | 72)
+        => return decode_form:: < OpLeaHiX, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x212 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpLop3, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x212 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLop3, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x212 && matches!(sm, 70 | 72) => return decode_form:: < OpLop3, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x213 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpIabs, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x213 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpIabs, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x213 && matches!(sm, 70 | 72) => return decode_form:: < OpIabs, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x214 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: < OpVabsdiff,
+        w & 0x80000000000000000000fff == 0x214 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpVabsdiff, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x214 && matches!(sm, 70 | 72) => return decode_form:: < OpVabsdiff,
         0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x216 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpPrmt, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x216 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpPrmt, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x216 && matches!(sm, 70 | 72) => return decode_form:: < OpPrmt, 0 >
+        (w, sm)
     );
     None
 }
@@ -12343,90 +12467,160 @@ fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
         | 121) => decode_form:: < OpImnmx64, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x217 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: < OpImnmx, 0 > (w,
+        w & 0x80000000000000000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpImnmx, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x217 && matches!(sm, 72) => return decode_form:: < OpImnmx, 0 > (w,
         sm)
     );
     None
 }
 fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80020000000000000000fff == 0x219 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x80020000000000000000fff == 0x219 && matches!(sm, 100 | 103 | 107) =>
         decode_form:: < OpShf, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x219 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpShf, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x219 && matches!(sm, 70 | 72) => return decode_form:: < OpShf, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x21a && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpSgxt, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x21a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpSgxt, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x21a && matches!(sm, 70 | 72) => return decode_form:: < OpSgxt, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x21b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpBmsk, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x21b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpBmsk, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x21b && matches!(sm, 70 | 72) => return decode_form:: < OpBmsk, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x21f && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpPlop3Sign, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x21f && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        OpPlop3Sign, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x21f && matches!(sm, 70 | 72) => return decode_form:: <
+        OpPlop3Sign, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x87010000000000000000fff == 0x4000000000000000000220 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        return decode_form:: < OpFmul, 0 > (w, sm)
+        w & 0x87010000000000000000fff == 0x4000000000000000000220 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        decode_form:: < OpFmul, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x7010000000000000000fff == 0x4000000000000000000220 && matches!(sm, 70 | 72)
+        => return decode_form:: < OpFmul, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80200000000000000000fff == 0x221 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpFadd, 0 > (w, sm)
+        w & 0x80200000000000000000fff == 0x221 && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => decode_form:: < OpFadd, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x221 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpFadd, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x221 && matches!(sm, 70 | 72) => return decode_form:: < OpFadd, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80210000000000000000fff == 0x223 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x80210000000000000000fff == 0x223 && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => decode_form:: < OpFfma, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x223 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpFfma, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000000fff == 0x223 && matches!(sm, 70 | 72) => return
         decode_form:: < OpFfma, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x224 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        w & 0x80014000000000000000fff == 0x224 && matches!(sm, 100 | 103 | 107) =>
+        decode_form:: < OpImad, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80014000000000000000fff == 0x4000000000000000224 && matches!(sm, 100 | 103
+        | 107) => decode_form:: < OpImadx, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x224 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpImad, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x4000000000000000224 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpImadx, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x224 && matches!(sm, 70 | 72) => decode_form:: <
         OpImad, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000224 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x4000000000000000fff == 0x4000000000000000224 && matches!(sm, 70 | 72) =>
         return decode_form:: < OpImadx, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x225 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        w & 0x80014000000000000000fff == 0x225 && matches!(sm, 100 | 103 | 107) =>
+        decode_form:: < OpImadWide, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80014000000000000000fff == 0x4000000000000000225 && matches!(sm, 100 | 103
+        | 107) => decode_form:: < OpImadWideX, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x225 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpImadWide, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x4000000000000000225 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpImadWideX, 0
+        > (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x225 && matches!(sm, 70 | 72) => decode_form:: <
         OpImadWide, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000225 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x4000000000000000fff == 0x4000000000000000225 && matches!(sm, 70 | 72) =>
         return decode_form:: < OpImadWideX, 0 > (w, sm)
     );
     None
@@ -12454,57 +12648,73 @@ fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80004000000000000000fff == 0x227 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: <
+        w & 0x80004000000000000000fff == 0x227 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpImadHi, 0
+        > (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x227 && matches!(sm, 72) => return decode_form:: <
         OpImadHi, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x228 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110) => decode_form:: < OpDmul, 0 >
-        (w, sm)
+        w & 0x80000000000000000000fff == 0x228 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110) => decode_form:: < OpDmul, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x228 && matches!(sm, 120 | 121) => return
+        w & 0x80000000000000000000fff == 0x228 && matches!(sm, 120 | 121) =>
         decode_form:: < OpDmul, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x228 && matches!(sm, 70 | 72) => return decode_form:: < OpDmul, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x229 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110) => decode_form:: < OpDadd, 0 >
-        (w, sm)
+        w & 0x80000000000000000000fff == 0x229 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110) => decode_form:: < OpDadd, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x229 && matches!(sm, 120 | 121) => return
+        w & 0x80000000000000000000fff == 0x229 && matches!(sm, 120 | 121) =>
         decode_form:: < OpDadd, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x229 && matches!(sm, 70 | 72) => return decode_form:: < OpDadd, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x22a && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110) => decode_form:: < OpDsetp, 3 >
-        (w, sm)
+        w & 0x80000000000000000000fff == 0x22a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110) => decode_form:: < OpDsetp, 3 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x22a && matches!(sm, 120 | 121) => return
+        w & 0x80000000000000000000fff == 0x22a && matches!(sm, 120 | 121) =>
         decode_form:: < OpDsetp, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x22a && matches!(sm, 70 | 72) => return decode_form:: < OpDsetp, 3
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x22b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110) => decode_form:: < OpDfma, 0 >
-        (w, sm)
+        w & 0x80000000000000000000fff == 0x22b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110) => decode_form:: < OpDfma, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x22b && matches!(sm, 120 | 121) => return
+        w & 0x80000000000000000000fff == 0x22b && matches!(sm, 120 | 121) =>
         decode_form:: < OpDfma, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x22b && matches!(sm, 70 | 72) => return decode_form:: < OpDfma, 0 >
+        (w, sm)
     );
     None
 }
@@ -12518,8 +12728,8 @@ fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
         88 | 89) => decode_form:: < OpHadd2F32, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x230 && matches!(sm, 70 | 72 | 75 | 80) =>
-        decode_form:: < OpHadd2, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x230 && matches!(sm, 75 | 80) => decode_form::
+        < OpHadd2, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x230 && matches!(sm, 86 | 87 | 88 | 89) =>
@@ -12527,14 +12737,18 @@ fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x230 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return decode_form:: < OpHadd2, 8 > (w, sm)
+        | 110 | 120 | 121) => decode_form:: < OpHadd2, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x230 && matches!(sm, 70 | 72) => return decode_form:: < OpHadd2, 0
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x231 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpHfma2, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x231 && matches!(sm, 75) => decode_form:: <
+        OpHfma2, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x231 && matches!(sm, 80) => decode_form:: <
@@ -12546,40 +12760,60 @@ fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x231 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return decode_form:: < OpHfma2, 21 > (w, sm)
+        | 110 | 120 | 121) => decode_form:: < OpHfma2, 21 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x231 && matches!(sm, 70 | 72) => return decode_form:: < OpHfma2, 0
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x84000000000000000000fff == 0x232 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => decode_form:: < OpHmul2, 4 > (w, sm)
+        w & 0x84000000000000000000fff == 0x232 && matches!(sm, 107) => decode_form:: <
+        OpHmul2, 4 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x232 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => return decode_form:: < OpHmul2, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x232 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => decode_form:: < OpHmul2, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x232 && matches!(sm, 90 | 100 | 101 | 103 | 110
+        | 120 | 121) => decode_form:: < OpHmul2, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x232 && matches!(sm, 70 | 72) => return decode_form:: < OpHmul2, 0
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x233 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => decode_form:: < OpHset2, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x233 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => decode_form:: < OpHset2, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x233 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return decode_form:: < OpHset2, 4 > (w, sm)
+        | 110 | 120 | 121) => decode_form:: < OpHset2, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x233 && matches!(sm, 70 | 72) => return decode_form:: < OpHset2, 0
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x234 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => decode_form:: < OpHsetp2, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x234 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => decode_form:: < OpHsetp2, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x234 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return decode_form:: < OpHsetp2, 4 > (w, sm)
+        | 110 | 120 | 121) => decode_form:: < OpHsetp2, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x234 && matches!(sm, 70 | 72) => return decode_form:: < OpHsetp2, 0
+        > (w, sm)
     );
     None
 }
@@ -12639,8 +12873,8 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf8001000004000000000fff == 0x1000000000000000237 && matches!(sm, 80 | 86 |
-        87 | 88 | 89) => decode_form:: < OpImmaSp, 0 > (w, sm)
+        w & 0xf8001000004000000000fff == 0x1000000000000000237 && matches!(sm, 86 | 87 |
+        88 | 89) => decode_form:: < OpImmaSp, 0 > (w, sm)
     );
     try_form!(
         w & 0xf8001000004000000000fff == 0x1000000000000000237 && matches!(sm, 90) =>
@@ -12651,7 +12885,7 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
         | 103 | 107 | 110) => decode_form:: < OpImmaSp, 2 > (w, sm)
     );
     try_form!(
-        w & 0xf8001000000000000000fff == 0x237 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        w & 0xf8001000000000000000fff == 0x237 && matches!(sm, 86 | 87 | 88 | 89) =>
         decode_form:: < OpImma, 1 > (w, sm)
     );
     try_form!(
@@ -12671,6 +12905,14 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
         => decode_form:: < OpImmaSp, 3 > (w, sm)
     );
     try_form!(
+        w & 0x80001000004000000000fff == 0x1000000000000000237 && matches!(sm, 80) =>
+        decode_form:: < OpImmaSp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80001000000000000000fff == 0x237 && matches!(sm, 80) => decode_form:: <
+        OpImma, 1 > (w, sm)
+    );
+    try_form!(
         w & 0x80000000000000000000fff == 0x237 && matches!(sm, 75) => return
         decode_form:: < OpImma, 0 > (w, sm)
     );
@@ -12678,9 +12920,13 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x238 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: <
-        OpI2iSat, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x238 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpI2iSat, 0
+        > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x238 && matches!(sm, 72) => return decode_form:: < OpI2iSat, 0 >
+        (w, sm)
     );
     None
 }
@@ -12701,15 +12947,15 @@ fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
         101 | 103 | 107 | 110) => decode_form:: < OpHmmaSp, 0 > (w, sm)
     );
     try_form!(
-        w & 0xf8202000004000000000fff == 0x200000000000000023c && matches!(sm, 80 | 86 |
-        87 | 88 | 89) => decode_form:: < OpHmmaSp, 1 > (w, sm)
+        w & 0xf8202000004000000000fff == 0x200000000000000023c && matches!(sm, 86 | 87 |
+        88 | 89) => decode_form:: < OpHmmaSp, 1 > (w, sm)
     );
     try_form!(
         w & 0xf8202000000000000000fff == 0x200000000000000023c && matches!(sm, 120 | 121)
         => decode_form:: < OpHmmaSp, 2 > (w, sm)
     );
     try_form!(
-        w & 0xf8002000000000000000fff == 0x23c && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        w & 0xf8002000000000000000fff == 0x23c && matches!(sm, 86 | 87 | 88 | 89) =>
         decode_form:: < OpHmma, 1 > (w, sm)
     );
     try_form!(
@@ -12721,52 +12967,90 @@ fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpHmma, 3 > (w, sm)
     );
     try_form!(
-        w & 0x80c00000000000000000fff == 0x23c && matches!(sm, 75) => return
-        decode_form:: < OpHmma, 0 > (w, sm)
+        w & 0x80202000004000000000fff == 0x200000000000000023c && matches!(sm, 80) =>
+        decode_form:: < OpHmmaSp, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80c00000000000000000fff == 0x23c && matches!(sm, 75) => decode_form:: <
+        OpHmma, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80002000000000000000fff == 0x23c && matches!(sm, 80) => return
+        decode_form:: < OpHmma, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf8100000000000000000fff == 0x10000000000000000023d && matches!(sm, 80 | 86
-        | 87 | 88 | 89) => decode_form:: < OpBmma, 0 > (w, sm)
+        w & 0xf8100000000000000000fff == 0x10000000000000000023d && matches!(sm, 86 | 87
+        | 88 | 89) => decode_form:: < OpBmma, 0 > (w, sm)
     );
     try_form!(
         w & 0xf8100000000000000000fff == 0x10000000000000000023d && matches!(sm, 90) =>
-        return decode_form:: < OpBmma, 1 > (w, sm)
+        decode_form:: < OpBmma, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80100000000000000000fff == 0x10000000000000000023d && matches!(sm, 80) =>
+        return decode_form:: < OpBmma, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xefff6008000000000000fff == 0x4207000000000000000023e && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpPack4, 0 > (w, sm)
+        w & 0xefff6008000000000000fff == 0x4207000000000000000023e && matches!(sm, 107)
+        => decode_form:: < OpF2fpPack4, 0 > (w, sm)
     );
     try_form!(
-        w & 0xefe46008000000000000fff == 0x23e && matches!(sm, 80 | 86 | 87 | 88 | 89 |
-        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fp, 0 > (w,
-        sm)
+        w & 0xeeff6000000000000000fff == 0x4207000000000000000023e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpPack4, 0 > (w, sm)
     );
     try_form!(
-        w & 0xefe46008000000000000fff == 0x4000000000000000023e && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpF2fpMerge, 0 > (w, sm)
+        w & 0xeee46008000000000000fff == 0x23e && matches!(sm, 107) => decode_form:: <
+        OpF2fp, 0 > (w, sm)
     );
     try_form!(
-        w & 0xe1e46008000000000000fff == 0x4004000000000000000023e && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpPack8, 4 > (w, sm)
+        w & 0xeee46008000000000000fff == 0x4000000000000000023e && matches!(sm, 107) =>
+        decode_form:: < OpF2fpMerge, 0 > (w, sm)
     );
     try_form!(
-        w & 0xe3646008000000000000fff == 0x4000200000000000000023e && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack8, 4 > (w, sm)
+        w & 0xeee46000000000000000fff == 0x23e && matches!(sm, 100 | 101 | 103 | 110 |
+        120 | 121) => decode_form:: < OpF2fp, 0 > (w, sm)
     );
     try_form!(
-        w & 0xe33e0000000000000000fff == 0x2000000000000000000023e && matches!(sm, 100 |
+        w & 0xeee46000000000000000fff == 0x4000000000000000023e && matches!(sm, 100 | 101
+        | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpMerge, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xe1e46008000000000000fff == 0x4004000000000000000023e && matches!(sm, 107)
+        => decode_form:: < OpF2fpPack8, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xe3646008000000000000fff == 0x4000200000000000000023e && matches!(sm, 107)
+        => decode_form:: < OpF2fpUnpack8, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xec246000000000000000fff == 0x23e && matches!(sm, 89 | 90) => decode_form::
+        < OpF2fp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xec246000000000000000fff == 0x4000000000000000023e && matches!(sm, 89 | 90)
+        => decode_form:: < OpF2fpMerge, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xe0e46000000000000000fff == 0x4004000000000000000023e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpPack8, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xe23e0000000000000000fff == 0x2000000000000000000023e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack, 4 > (w, sm)
     );
     try_form!(
-        w & 0xe33e0000000000000000fff == 0x2000000000000000000023e && matches!(sm, 100 |
+        w & 0xe23e0000000000000000fff == 0x2000000000000000000023e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack4, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xe2646000000000000000fff == 0x4000200000000000000023e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack8, 4 > (w, sm)
     );
     try_form!(
         w & 0xe0246000000000000000fff == 0x4004000000000000000023e && matches!(sm, 89 |
@@ -12778,13 +13062,29 @@ fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xe0246000000000000000fff == 0x4000200000000000000023e && matches!(sm, 89 |
-        90) => return decode_form:: < OpF2fpUnpack8, 0 > (w, sm)
+        90) => decode_form:: < OpF2fpUnpack8, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x84240000000000000000fff == 0x23e && matches!(sm, 86 | 87 | 88) =>
+        decode_form:: < OpF2fp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x84240000000000000000fff == 0x4000000000000000023e && matches!(sm, 86 | 87 |
+        88) => decode_form:: < OpF2fpMerge, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80240000000000000000fff == 0x23e && matches!(sm, 80) => decode_form:: <
+        OpF2fp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80240000000000000000fff == 0x4000000000000000023e && matches!(sm, 80) =>
+        return decode_form:: < OpF2fpMerge, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf8000000000000000000fff == 0x23f && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        w & 0xf8000000000000000000fff == 0x23f && matches!(sm, 86 | 87 | 88 | 89) =>
         decode_form:: < OpDmma, 0 > (w, sm)
     );
     try_form!(
@@ -12796,8 +13096,12 @@ fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
         110) => decode_form:: < OpDmma, 2 > (w, sm)
     );
     try_form!(
-        w & 0xf8000000000000000000fff == 0x23f && matches!(sm, 120 | 121) => return
+        w & 0xf8000000000000000000fff == 0x23f && matches!(sm, 120 | 121) =>
         decode_form:: < OpDmma, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x23f && matches!(sm, 80) => return
+        decode_form:: < OpDmma, 0 > (w, sm)
     );
     None
 }
@@ -13197,68 +13501,100 @@ fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x300 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpFlo, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x300 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFlo, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x300 && matches!(sm, 70 | 72) => return decode_form:: < OpFlo, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x301 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpBrev, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x301 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpBrev, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x301 && matches!(sm, 70 | 72) => return decode_form:: < OpBrev, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x302 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpFchk, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x302 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFchk, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x302 && matches!(sm, 70 | 72) => return decode_form:: < OpFchk, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x304 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpF2f, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x304 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2f, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x304 && matches!(sm, 70 | 72) => return decode_form:: < OpF2f, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x305 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpF2i, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x305 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2i, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x305 && matches!(sm, 70 | 72) => return decode_form:: < OpF2i, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x306 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpI2f, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x306 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpI2f, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x306 && matches!(sm, 70 | 72) => return decode_form:: < OpI2f, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x307 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpFrnd, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x307 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFrnd, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x307 && matches!(sm, 70 | 72) => return decode_form:: < OpFrnd, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80100000000000000000fff == 0x308 && matches!(sm, 90 | 100 | 101 | 107 | 110
-        | 120 | 121) => decode_form:: < OpMufu, 7 > (w, sm)
+        w & 0x80100000000000000000fff == 0x308 && matches!(sm, 107) => decode_form:: <
+        OpMufu, 7 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x308 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpMufu, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x308 && matches!(sm, 90 | 100 | 101 | 110 | 120
+        | 121) => decode_form:: < OpMufu, 7 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x308 && matches!(sm, 103) => decode_form:: <
@@ -13272,41 +13608,61 @@ fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x309 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpPopc, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x309 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpPopc, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x309 && matches!(sm, 70 | 72) => return decode_form:: < OpPopc, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x310 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpF2f64, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x310 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2f64, 0
+        > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x310 && matches!(sm, 70 | 72) => return decode_form:: < OpF2f64, 0
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x311 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpF2i64, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x311 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2i64, 0
+        > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x311 && matches!(sm, 70 | 72) => return decode_form:: < OpF2i64, 0
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x312 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpI2f64, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x312 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpI2f64, 0
+        > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x312 && matches!(sm, 70 | 72) => return decode_form:: < OpI2f64, 0
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x313 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpFrnd64, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x313 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFrnd64, 0
+        > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x313 && matches!(sm, 70 | 72) => return decode_form:: < OpFrnd64, 0
+        > (w, sm)
     );
     None
 }
@@ -13342,110 +13698,182 @@ fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x801e0000000000000000fff == 0x2000000000000000031d && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpBarArv, 3 > (w, sm)
+        w & 0x801e0000000000000000fff == 0x2000000000000000031d && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        OpBarArv, 3 > (w, sm)
     );
     try_form!(
-        w & 0x800e0000000000000000fff == 0x4000000000000000031d && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpBarRed, 4 > (w, sm)
+        w & 0x1e0000000000000000fff == 0x2000000000000000031d && matches!(sm, 70 | 72 |
+        75) => decode_form:: < OpBarArv, 3 > (w, sm)
     );
     try_form!(
-        w & 0x800e0000000000000000fff == 0x31d && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x800e0000000000000000fff == 0x4000000000000000031d && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        OpBarRed, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x800e0000000000000000fff == 0x31d && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpBarSync, 4 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xe0000000000000000fff == 0x4000000000000000031d && matches!(sm, 70 | 72 |
+        75) => decode_form:: < OpBarRed, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xe0000000000000000fff == 0x31d && matches!(sm, 70 | 72 | 75) => return
         decode_form:: < OpBarSync, 4 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x8002000000000ffff000fff == 0xffff000321 && matches!(sm, 70 | 72 | 75 | 80 |
-        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
+        w & 0x8002000000000ffff000fff == 0xffff000321 && matches!(sm, 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpAld, 1 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0x8000000000000ffff000fff == 0xffff000321 && matches!(sm, 75) =>
+        decode_form:: < OpAld, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xffff000fff == 0xffff000321 && matches!(sm, 70 | 72) => decode_form:: <
         OpAld, 1 > (w, sm)
     );
     try_form!(
-        w & 0x800200000000000ff000fff == 0xff000321 && matches!(sm, 70 | 72 | 75 | 80 |
-        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
-        OpAld, 0 > (w, sm)
+        w & 0x800200000000000ff000fff == 0xff000321 && matches!(sm, 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpAld, 0 > (w,
+        sm)
     );
     try_form!(
-        w & 0x8000000000000ff00000fff == 0xff00000321 && matches!(sm, 70 | 72 | 75 | 80 |
-        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
+        w & 0x800000000000000ff000fff == 0xff000321 && matches!(sm, 75) => decode_form::
+        < OpAld, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x8000000000000ff00000fff == 0xff00000321 && matches!(sm, 75 | 80 | 86 | 87 |
+        88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpAld, 2 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xff000fff == 0xff000321 && matches!(sm, 70 | 72) => decode_form:: < OpAld, 0
+        > (w, sm)
+    );
+    try_form!(
+        w & 0xff00000fff == 0xff00000321 && matches!(sm, 70 | 72) => decode_form:: <
         OpAld, 2 > (w, sm)
     );
     try_form!(
-        w & 0x8000c000000000000000fff == 0x321 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
-        OpAld, 3 > (w, sm)
+        w & 0x8000c000000000000000fff == 0x321 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpAld, 3 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0xc000000000000000fff == 0x321 && matches!(sm, 70 | 72) => return
+        decode_form:: < OpAld, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x800200000000000ff000fff == 0xff000322 && matches!(sm, 70 | 72 | 75 | 80 |
-        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
-        OpAst, 0 > (w, sm)
+        w & 0x800200000000000ff000fff == 0xff000322 && matches!(sm, 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpAst, 0 > (w,
+        sm)
     );
     try_form!(
-        w & 0x80000ff0000000000000fff == 0xff0000000000000322 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
+        w & 0x800000000000000ff000fff == 0xff000322 && matches!(sm, 75) => decode_form::
+        < OpAst, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000ff0000000000000fff == 0xff0000000000000322 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
+        OpAst, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xff000fff == 0xff000322 && matches!(sm, 70 | 72) => decode_form:: < OpAst, 0
+        > (w, sm)
+    );
+    try_form!(
+        w & 0xff0000000000000fff == 0xff0000000000000322 && matches!(sm, 70 | 72) =>
         decode_form:: < OpAst, 1 > (w, sm)
     );
     try_form!(
-        w & 0x8000c000000000000000fff == 0x322 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
-        OpAst, 2 > (w, sm)
+        w & 0x8000c000000000000000fff == 0x322 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpAst, 2 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0xc000000000000000fff == 0x322 && matches!(sm, 70 | 72) => return
+        decode_form:: < OpAst, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x8000000000000ff00000fff == 0xff00000324 && matches!(sm, 70 | 72 | 75 | 80 |
-        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
+        w & 0x8000000000000ff00000fff == 0xff00000324 && matches!(sm, 75 | 80 | 86 | 87 |
+        88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpOut, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xff00000fff == 0xff00000324 && matches!(sm, 70 | 72) => decode_form:: <
         OpOut, 1 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x324 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
-        OpOut, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x324 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpOut, 0 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0xfff == 0x324 && matches!(sm, 70 | 72) => return decode_form:: < OpOut, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x326 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
-        OpIpa, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x326 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpIpa, 0 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0xfff == 0x326 && matches!(sm, 70 | 72) => return decode_form:: < OpIpa, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x343 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => decode_form:: < OpCallAbsR, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x343 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => decode_form:: < OpCallAbsR, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x343 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return decode_form:: < OpCallAbsR, 1 > (w, sm)
+        | 110 | 120 | 121) => decode_form:: < OpCallAbsR, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x343 && matches!(sm, 70 | 72) => return decode_form:: < OpCallAbsR,
+        0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x344 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => decode_form:: < OpCallR, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x344 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => decode_form:: < OpCallR, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x344 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return decode_form:: < OpCallR, 1 > (w, sm)
+        | 110 | 120 | 121) => decode_form:: < OpCallR, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x344 && matches!(sm, 70 | 72) => return decode_form:: < OpCallR, 0
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x348 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpWarpsync, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x348 && matches!(sm, 75) => decode_form:: <
+        OpWarpsync, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x348 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
@@ -13453,7 +13881,11 @@ fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x348 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return decode_form:: < OpWarpsync, 4 > (w, sm)
+        | 110 | 120 | 121) => decode_form:: < OpWarpsync, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x348 && matches!(sm, 70 | 72) => return decode_form:: < OpWarpsync,
+        0 > (w, sm)
     );
     None
 }
@@ -13473,17 +13905,25 @@ fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000030000fff == 0x355 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpBmovR, 0 > (w, sm)
+        w & 0x80000000000000030000fff == 0x355 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpBmovR, 0
+        > (w, sm)
+    );
+    try_form!(
+        w & 0x30000fff == 0x355 && matches!(sm, 70 | 72) => return decode_form:: <
+        OpBmovR, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000030000fff == 0x356 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpBmov, 0 > (w, sm)
+        w & 0x80000000000000030000fff == 0x356 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpBmov, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0x30000fff == 0x356 && matches!(sm, 70 | 72) => return decode_form:: <
+        OpBmov, 0 > (w, sm)
     );
     None
 }
@@ -13497,36 +13937,56 @@ fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpNanosleep, 4 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x35d && matches!(sm, 70 | 72 | 75) => return
-        decode_form:: < OpNanosleep, 8 > (w, sm)
+        w & 0x80000000000000000000fff == 0x35d && matches!(sm, 75) => decode_form:: <
+        OpNanosleep, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x35d && matches!(sm, 70 | 72) => return decode_form:: <
+        OpNanosleep, 8 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000800000000000fff == 0x800000000000361 && matches!(sm, 70 | 72 | 75 |
-        80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpTexB, 0 > (w, sm)
+        w & 0x80000000800000000000fff == 0x800000000000361 && matches!(sm, 75 | 80 | 86 |
+        87 | 88 | 89 | 90) => decode_form:: < OpTexB, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0x800000000000361 && matches!(sm, 70 | 72) => return
+        decode_form:: < OpTexB, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000800000000000fff == 0x800000000000364 && matches!(sm, 70 | 72 | 75 |
-        80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpTld4B, 0 > (w, sm)
+        w & 0x80000000800000000000fff == 0x800000000000364 && matches!(sm, 75 | 80 | 86 |
+        87 | 88 | 89 | 90) => decode_form:: < OpTld4B, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0x800000000000364 && matches!(sm, 70 | 72) => return
+        decode_form:: < OpTld4B, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000800000000000fff == 0x800000000000367 && matches!(sm, 70 | 72 | 75 |
-        80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpTldB, 0 > (w, sm)
+        w & 0x80000000800000000000fff == 0x800000000000367 && matches!(sm, 75 | 80 | 86 |
+        87 | 88 | 89 | 90) => decode_form:: < OpTldB, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0x800000000000367 && matches!(sm, 70 | 72) => return
+        decode_form:: < OpTldB, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000800000000000fff == 0x80000000000036a && matches!(sm, 70 | 72 | 75 |
-        80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpTmmlB, 0 > (w, sm)
+        w & 0x80000000800000000000fff == 0x80000000000036a && matches!(sm, 75 | 80 | 86 |
+        87 | 88 | 89 | 90) => decode_form:: < OpTmmlB, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0x80000000000036a && matches!(sm, 70 | 72) =>
+        decode_form:: < OpTmmlB, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x36a && matches!(sm, 100 | 101 | 103 | 110 |
@@ -13536,28 +13996,46 @@ fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000800000000000fff == 0x80000000000036d && matches!(sm, 70 | 72 | 75 |
-        80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpTxdB, 0 > (w, sm)
+        w & 0x80000000800000000000fff == 0x80000000000036d && matches!(sm, 75 | 80 | 86 |
+        87 | 88 | 89 | 90) => decode_form:: < OpTxdB, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0x80000000000036d && matches!(sm, 70 | 72) => return
+        decode_form:: < OpTxdB, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000800000000000fff == 0x800000000000370 && matches!(sm, 70 | 72 | 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
+        w & 0x80000000800000000000fff == 0x800000000000370 && matches!(sm, 75 | 80 | 86 |
+        87 | 88 | 89 | 90) => decode_form:: < OpTxqB, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0x800000000000370 && matches!(sm, 70 | 72) =>
         decode_form:: < OpTxqB, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x370 && matches!(sm, 100 | 101 | 103 | 110 |
+        120 | 121) => return decode_form:: < OpTxqB, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x387 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpStl, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x387 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpStl, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x387 && matches!(sm, 70 | 72) => decode_form:: < OpStl, 0 > (w, sm)
     );
     try_form!(
         w & 0x800010000000000000001fc == 0x80001000000000000000184 && matches!(sm, 75) =>
         decode_form:: < OpStg, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
+        decode_form:: < OpStg, 8 > (w, sm)
     );
     try_form!(
         w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
@@ -13565,8 +14043,8 @@ fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
         OpStg, 9 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72 | 75)
-        => return decode_form:: < OpStg, 8 > (w, sm)
+        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpStg, 8 > (w, sm)
     );
     None
 }
@@ -13575,8 +14053,8 @@ fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
         w & 0xfff == 0x388 && matches!(sm, 70 | 72) => decode_form:: < OpSts, 1 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72 |
-        75) => decode_form:: < OpAtomg, 0 > (w, sm)
+        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 75) =>
+        decode_form:: < OpAtomg, 0 > (w, sm)
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 | 86 |
@@ -13588,14 +14066,18 @@ fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x1ff == 0x188 && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 |
-        103 | 107 | 110 | 120 | 121) => return decode_form:: < OpSts, 0 > (w, sm)
+        103 | 107 | 110 | 120 | 121) => decode_form:: < OpSts, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpAtomg, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x88001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 70 | 72 |
-        75) => decode_form:: < OpAtomgCas, 0 > (w, sm)
+        w & 0x88001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 75) =>
+        decode_form:: < OpAtomgCas, 0 > (w, sm)
     );
     try_form!(
         w & 0x88001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 80 | 86 |
@@ -13611,6 +14093,10 @@ fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
         sm)
     );
     try_form!(
+        w & 0x8001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 70 | 72) =>
+        decode_form:: < OpAtomgCas, 0 > (w, sm)
+    );
+    try_form!(
         w & 0xfff == 0x389 && matches!(sm, 70 | 72 | 75) => return decode_form:: <
         OpShfl, 4 > (w, sm)
     );
@@ -13618,8 +14104,8 @@ fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x88001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 70 | 72 |
-        75) => decode_form:: < OpAtomgCas, 0 > (w, sm)
+        w & 0x88001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 75) =>
+        decode_form:: < OpAtomgCas, 0 > (w, sm)
     );
     try_form!(
         w & 0x88001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 80 | 86 |
@@ -13627,8 +14113,11 @@ fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x88001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 | 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: < OpAtomgCas, 2 > (w,
-        sm)
+        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpAtomgCas, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x8001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpAtomgCas, 0 > (w, sm)
     );
     None
 }
@@ -13649,23 +14138,27 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x394 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpSuatom, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x394 && matches!(sm, 75) => decode_form:: <
+        OpSuatom, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x394 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110) => decode_form:: < OpSuatom, 1 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x394 && matches!(sm, 120 | 121) => return
+        w & 0x80000000000000000000fff == 0x394 && matches!(sm, 120 | 121) =>
         decode_form:: < OpSuatom, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x394 && matches!(sm, 70 | 72) => return decode_form:: < OpSuatom, 0
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x396 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpSuatomCas, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x396 && matches!(sm, 75) => decode_form:: <
+        OpSuatomCas, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x396 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
@@ -13676,36 +14169,52 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
         110) => decode_form:: < OpSuatomCas, 2 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x396 && matches!(sm, 120 | 121) => return
+        w & 0x80000000000000000000fff == 0x396 && matches!(sm, 120 | 121) =>
         decode_form:: < OpSuatomCas, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x396 && matches!(sm, 70 | 72) => return decode_form:: <
+        OpSuatomCas, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpSured, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 75) => decode_form:: <
+        OpSured, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110) => decode_form:: < OpSured, 1 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 120 | 121) => return
+        w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 120 | 121) =>
         decode_form:: < OpSured, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x3a0 && matches!(sm, 70 | 72) => return decode_form:: < OpSured, 0
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80080000000000000000fff == 0x3a1 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpMatchAll, 0 > (w, sm)
+        w & 0x80080000000000000000fff == 0x3a1 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpMatchAll, 0 >
+        (w, sm)
     );
     try_form!(
-        w & 0x80080000000000000000fff == 0x800000000000000003a1 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        return decode_form:: < OpMatchAny, 0 > (w, sm)
+        w & 0x80080000000000000000fff == 0x800000000000000003a1 && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        OpMatchAny, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000fff == 0x3a1 && matches!(sm, 70 | 72 | 75) =>
+        decode_form:: < OpMatchAll, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000fff == 0x800000000000000003a1 && matches!(sm, 70 | 72 |
+        75) => return decode_form:: < OpMatchAny, 0 > (w, sm)
     );
     None
 }
@@ -13843,103 +14352,171 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x80107000000000000000fff == 0x100000000000000000411 && matches!(sm, 75) =>
         decode_form:: < OpLeaHi, 4 > (w, sm)
     );
     try_form!(
-        w & 0x80107000000000000000fff == 0x104000000000000000411 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        return decode_form:: < OpLeaHiX, 4 > (w, sm)
+        w & 0x80107000000000000000fff == 0x104000000000000000411 && matches!(sm, 75) =>
+        decode_form:: < OpLeaHiX, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 | 72)
+        => decode_form:: < OpLeaHi, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80105000000000000000fff == 0x100000000000000000411 && matches!(sm, 80 | 86
+        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        OpLeaHi, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x107000000000000000fff == 0x104000000000000000411 && matches!(sm, 70 | 72)
+        => decode_form:: < OpLeaHiX, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80105000000000000000fff == 0x104000000000000000411 && matches!(sm, 80 | 86
+        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        decode_form:: < OpLeaHiX, 4 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x414 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: < OpVabsdiff,
+        w & 0x80000000000000000000fff == 0x414 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpVabsdiff, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x414 && matches!(sm, 70 | 72) => return decode_form:: < OpVabsdiff,
         4 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x416 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpPrmt, 4 > (w, sm)
+        w & 0x80000000000000000000fff == 0x416 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpPrmt, 4 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x416 && matches!(sm, 70 | 72) => return decode_form:: < OpPrmt, 4 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80020000000000000000fff == 0x419 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x80020000000000000000fff == 0x419 && matches!(sm, 100 | 103 | 107) =>
         decode_form:: < OpShf, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x419 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpShf, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x419 && matches!(sm, 70 | 72) => return decode_form:: < OpShf, 4 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80200000000000000000fff == 0x421 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpFadd, 1 > (w, sm)
+        w & 0x80200000000000000000fff == 0x421 && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => decode_form:: < OpFadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x421 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpFadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x421 && matches!(sm, 70 | 72) => return decode_form:: < OpFadd, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80210000000000000000fff == 0x423 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x80210000000000000000fff == 0x423 && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => decode_form:: < OpFfma, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x423 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpFfma, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000000fff == 0x423 && matches!(sm, 70 | 72) => return
         decode_form:: < OpFfma, 4 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x424 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        w & 0x80014000000000000000fff == 0x424 && matches!(sm, 100 | 103 | 107) =>
+        decode_form:: < OpImad, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80014000000000000000fff == 0x4000000000000000424 && matches!(sm, 100 | 103
+        | 107) => decode_form:: < OpImadx, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x424 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpImad, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x4000000000000000424 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpImadx, 4 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x424 && matches!(sm, 70 | 72) => decode_form:: <
         OpImad, 4 > (w, sm)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000424 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x4000000000000000fff == 0x4000000000000000424 && matches!(sm, 70 | 72) =>
         return decode_form:: < OpImadx, 4 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x429 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110) => decode_form:: < OpDadd, 1 >
-        (w, sm)
+        w & 0x80000000000000000000fff == 0x429 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110) => decode_form:: < OpDadd, 1 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x429 && matches!(sm, 120 | 121) => return
+        w & 0x80000000000000000000fff == 0x429 && matches!(sm, 120 | 121) =>
         decode_form:: < OpDadd, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x429 && matches!(sm, 70 | 72) => return decode_form:: < OpDadd, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x42a && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110) => decode_form:: < OpDsetp, 0 >
-        (w, sm)
+        w & 0x80000000000000000000fff == 0x42a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110) => decode_form:: < OpDsetp, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x42a && matches!(sm, 120 | 121) => return
+        w & 0x80000000000000000000fff == 0x42a && matches!(sm, 120 | 121) =>
         decode_form:: < OpDsetp, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x42a && matches!(sm, 70 | 72) => return decode_form:: < OpDsetp, 0
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x42b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110) => decode_form:: < OpDfma, 4 >
-        (w, sm)
+        w & 0x80000000000000000000fff == 0x42b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110) => decode_form:: < OpDfma, 4 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x42b && matches!(sm, 120 | 121) => return
+        w & 0x80000000000000000000fff == 0x42b && matches!(sm, 120 | 121) =>
         decode_form:: < OpDfma, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x42b && matches!(sm, 70 | 72) => return decode_form:: < OpDfma, 4 >
+        (w, sm)
     );
     None
 }
@@ -13953,8 +14530,8 @@ fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
         88 | 89) => decode_form:: < OpHadd2F32, 1 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x430 && matches!(sm, 70 | 72 | 75 | 80) =>
-        decode_form:: < OpHadd2, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x430 && matches!(sm, 75 | 80) => decode_form::
+        < OpHadd2, 1 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x430 && matches!(sm, 86 | 87 | 88 | 89) =>
@@ -13962,14 +14539,18 @@ fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x430 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return decode_form:: < OpHadd2, 9 > (w, sm)
+        | 110 | 120 | 121) => decode_form:: < OpHadd2, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x430 && matches!(sm, 70 | 72) => return decode_form:: < OpHadd2, 1
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x431 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpHfma2, 4 > (w, sm)
+        w & 0x80000000000000000000fff == 0x431 && matches!(sm, 75) => decode_form:: <
+        OpHfma2, 4 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x431 && matches!(sm, 80) => decode_form:: <
@@ -13981,29 +14562,41 @@ fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x431 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return decode_form:: < OpHfma2, 25 > (w, sm)
+        | 110 | 120 | 121) => decode_form:: < OpHfma2, 25 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x431 && matches!(sm, 70 | 72) => return decode_form:: < OpHfma2, 4
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x433 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => decode_form:: < OpHset2, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x433 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => decode_form:: < OpHset2, 1 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x433 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return decode_form:: < OpHset2, 5 > (w, sm)
+        | 110 | 120 | 121) => decode_form:: < OpHset2, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x433 && matches!(sm, 70 | 72) => return decode_form:: < OpHset2, 1
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x434 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => decode_form:: < OpHsetp2, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x434 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => decode_form:: < OpHsetp2, 1 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x434 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return decode_form:: < OpHsetp2, 5 > (w, sm)
+        | 110 | 120 | 121) => decode_form:: < OpHsetp2, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x434 && matches!(sm, 70 | 72) => return decode_form:: < OpHsetp2, 1
+        > (w, sm)
     );
     None
 }
@@ -14063,16 +14656,24 @@ fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUleaHi, 2 > (w, sm)
+        w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75) =>
+        decode_form:: < OpUleaHi, 2 > (w, sm)
     );
     try_form!(
-        w & 0x80107000000000000000fff == 0x80104000000000000000491 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUleaHiX, 2 > (w, sm)
+        w & 0x80107000000000000000fff == 0x80104000000000000000491 && matches!(sm, 75) =>
+        decode_form:: < OpUleaHiX, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80105000000000000000fff == 0x80100000000000000000491 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => decode_form:: < OpUleaHi, 2 > (w, sm)
     );
     try_form!(
         w & 0x80105000000000000000fff == 0x80100000000000000000491 && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpUleaHi, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x80105000000000000000fff == 0x80104000000000000000491 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => decode_form:: < OpUleaHiX, 2 > (w, sm)
     );
     try_form!(
         w & 0x80105000000000000000fff == 0x80104000000000000000491 && matches!(sm, 100 |
@@ -14114,18 +14715,30 @@ fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x801e0000000000000000fff == 0x2000000000000000051d && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpBarArv, 2 > (w, sm)
+        w & 0x801e0000000000000000fff == 0x2000000000000000051d && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        OpBarArv, 2 > (w, sm)
     );
     try_form!(
-        w & 0x800e0000000000000000fff == 0x4000000000000000051d && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpBarRed, 3 > (w, sm)
+        w & 0x1e0000000000000000fff == 0x2000000000000000051d && matches!(sm, 70 | 72 |
+        75) => decode_form:: < OpBarArv, 2 > (w, sm)
     );
     try_form!(
-        w & 0x800e0000000000000000fff == 0x51d && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x800e0000000000000000fff == 0x4000000000000000051d && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        OpBarRed, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x800e0000000000000000fff == 0x51d && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpBarSync, 3 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xe0000000000000000fff == 0x4000000000000000051d && matches!(sm, 70 | 72 |
+        75) => decode_form:: < OpBarRed, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xe0000000000000000fff == 0x51d && matches!(sm, 70 | 72 | 75) => return
         decode_form:: < OpBarSync, 3 > (w, sm)
     );
     None
@@ -14163,38 +14776,50 @@ fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x593 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpSuatomB, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x593 && matches!(sm, 75) => decode_form:: <
+        OpSuatomB, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x593 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
-        90) => return decode_form:: < OpSuatomB, 1 > (w, sm)
+        90) => decode_form:: < OpSuatomB, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x593 && matches!(sm, 70 | 72) => return decode_form:: < OpSuatomB,
+        0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x595 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpSuatomCasB, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x595 && matches!(sm, 75) => decode_form:: <
+        OpSuatomCasB, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x595 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
         decode_form:: < OpSuatomCasB, 1 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x595 && matches!(sm, 90) => return
-        decode_form:: < OpSuatomCasB, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0x595 && matches!(sm, 90) => decode_form:: <
+        OpSuatomCasB, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x595 && matches!(sm, 70 | 72) => return decode_form:: <
+        OpSuatomCasB, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x59f && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpSuredB, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x59f && matches!(sm, 75) => decode_form:: <
+        OpSuredB, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x59f && matches!(sm, 80 | 86 | 87 | 88 | 89 |
-        90) => return decode_form:: < OpSuredB, 1 > (w, sm)
+        90) => decode_form:: < OpSuredB, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x59f && matches!(sm, 70 | 72) => return decode_form:: < OpSuredB, 0
+        > (w, sm)
     );
     None
 }
@@ -14253,87 +14878,138 @@ fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x614 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpVabsdiff, 5 > (w, sm)
+        w & 0x80000000000000000000fff == 0x614 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpVabsdiff, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x614 && matches!(sm, 70 | 72) => return decode_form:: < OpVabsdiff,
+        5 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x616 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
+        w & 0x80000000000000000000fff == 0x616 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpPrmt, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x616 && matches!(sm, 70 | 72) => return decode_form:: < OpPrmt, 5 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80020000000000000000fff == 0x619 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpShf, 5 > (w, sm)
+        w & 0x80000000000000000000fff == 0x619 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpShf, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x619 && matches!(sm, 70 | 72) => return decode_form:: < OpShf, 5 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80200000000000000000fff == 0x621 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0x621 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpFadd, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x621 && matches!(sm, 70 | 72) => return decode_form:: < OpFadd, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80210000000000000000fff == 0x623 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
+        w & 0x80010000000000000000fff == 0x623 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpFfma, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000000fff == 0x623 && matches!(sm, 70 | 72) => return
+        decode_form:: < OpFfma, 5 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x624 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
+        w & 0x80004000000000000000fff == 0x624 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000624 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpImadx, 5 > (w, sm)
+        w & 0x80004000000000000000fff == 0x4000000000000000624 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90) => decode_form:: < OpImadx, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x624 && matches!(sm, 70 | 72) => decode_form:: <
+        OpImad, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x4000000000000000624 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpImadx, 5 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x625 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w, sm)
+        w & 0x80004000000000000000fff == 0x625 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpImadWide, 4 > (w, sm)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000625 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpImadWideX, 4 > (w,
-        sm)
+        w & 0x80004000000000000000fff == 0x4000000000000000625 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90) => decode_form:: < OpImadWideX, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x625 && matches!(sm, 70 | 72) => decode_form:: <
+        OpImadWide, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x4000000000000000625 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpImadWideX, 4 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80004000000000000000fff == 0x627 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
+        w & 0x80004000000000000000fff == 0x627 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpImadHi, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x627 && matches!(sm, 72) => return decode_form:: <
+        OpImadHi, 4 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x629 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0x629 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpDadd, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x629 && matches!(sm, 70 | 72) => return decode_form:: < OpDadd, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x62a && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpDsetp, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x62a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpDsetp, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x62a && matches!(sm, 70 | 72) => return decode_form:: < OpDsetp, 1
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x62b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
+        w & 0x80000000000000000000fff == 0x62b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpDfma, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x62b && matches!(sm, 70 | 72) => return decode_form:: < OpDfma, 5 >
+        (w, sm)
     );
     None
 }
@@ -14347,23 +15023,27 @@ fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
         88 | 89) => decode_form:: < OpHadd2F32, 2 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x630 && matches!(sm, 70 | 72 | 75 | 80) =>
-        decode_form:: < OpHadd2, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0x630 && matches!(sm, 75 | 80) => decode_form::
+        < OpHadd2, 2 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x630 && matches!(sm, 86 | 87 | 88 | 89) =>
         decode_form:: < OpHadd2, 6 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x630 && matches!(sm, 90) => return
-        decode_form:: < OpHadd2, 10 > (w, sm)
+        w & 0x80000000000000000000fff == 0x630 && matches!(sm, 90) => decode_form:: <
+        OpHadd2, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x630 && matches!(sm, 70 | 72) => return decode_form:: < OpHadd2, 2
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x631 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpHfma2, 5 > (w, sm)
+        w & 0x80000000000000000000fff == 0x631 && matches!(sm, 75) => decode_form:: <
+        OpHfma2, 5 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x631 && matches!(sm, 80) => decode_form:: <
@@ -14374,30 +15054,42 @@ fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpHfma2, 19 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x631 && matches!(sm, 90) => return
-        decode_form:: < OpHfma2, 26 > (w, sm)
+        w & 0x80000000000000000000fff == 0x631 && matches!(sm, 90) => decode_form:: <
+        OpHfma2, 26 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x631 && matches!(sm, 70 | 72) => return decode_form:: < OpHfma2, 5
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x633 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => decode_form:: < OpHset2, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0x633 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => decode_form:: < OpHset2, 2 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x633 && matches!(sm, 90) => return
-        decode_form:: < OpHset2, 6 > (w, sm)
+        w & 0x80000000000000000000fff == 0x633 && matches!(sm, 90) => decode_form:: <
+        OpHset2, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x633 && matches!(sm, 70 | 72) => return decode_form:: < OpHset2, 2
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x634 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => decode_form:: < OpHsetp2, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0x634 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => decode_form:: < OpHsetp2, 2 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x634 && matches!(sm, 90) => return
-        decode_form:: < OpHsetp2, 6 > (w, sm)
+        w & 0x80000000000000000000fff == 0x634 && matches!(sm, 90) => decode_form:: <
+        OpHsetp2, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x634 && matches!(sm, 70 | 72) => return decode_form:: < OpHsetp2, 2
+        > (w, sm)
     );
     None
 }
@@ -14421,38 +15113,50 @@ fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x793 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpSuatomB3, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x793 && matches!(sm, 75) => decode_form:: <
+        OpSuatomB3, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x793 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
-        90) => return decode_form:: < OpSuatomB3, 1 > (w, sm)
+        90) => decode_form:: < OpSuatomB3, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x793 && matches!(sm, 70 | 72) => return decode_form:: < OpSuatomB3,
+        0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x795 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpSuatomCasB3, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x795 && matches!(sm, 75) => decode_form:: <
+        OpSuatomCasB3, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x795 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
         decode_form:: < OpSuatomCasB3, 1 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x795 && matches!(sm, 90) => return
-        decode_form:: < OpSuatomCasB3, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0x795 && matches!(sm, 90) => decode_form:: <
+        OpSuatomCasB3, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x795 && matches!(sm, 70 | 72) => return decode_form:: <
+        OpSuatomCasB3, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x79f && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpSuredB3, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x79f && matches!(sm, 75) => decode_form:: <
+        OpSuredB3, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x79f && matches!(sm, 80 | 86 | 87 | 88 | 89 |
-        90) => return decode_form:: < OpSuredB3, 1 > (w, sm)
+        90) => decode_form:: < OpSuredB3, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x79f && matches!(sm, 70 | 72) => return decode_form:: < OpSuredB3,
+        0 > (w, sm)
     );
     None
 }
@@ -14481,173 +15185,281 @@ fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x90100000000000000000fff == 0x802 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x90100000000000000000fff == 0x802 && matches!(sm, 107 | 120 | 121) =>
         decode_form:: < OpMov, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x90000000000000000000fff == 0x802 && matches!(sm, 100 | 101 | 103 | 110) =>
+        decode_form:: < OpMov, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x802 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpMov, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x802 && matches!(sm, 70 | 72) => return decode_form:: < OpMov, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x803 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpP2r, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x803 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpP2r, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x803 && matches!(sm, 70 | 72) => return decode_form:: < OpP2r, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x804 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpR2p, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x804 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpR2p, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x804 && matches!(sm, 70 | 72) => return decode_form:: < OpR2p, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80100000000000000000fff == 0x100000000000000000805 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpCs2r, 0 > (w, sm)
+        w & 0x80100000000000000000fff == 0x100000000000000000805 && matches!(sm, 80 | 86
+        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        OpCs2r, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80100000000000000000fff == 0x805 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x80100000000000000000fff == 0x805 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpCs2r32, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0x100000000000000000fff == 0x100000000000000000805 && matches!(sm, 70 | 72 |
+        75) => decode_form:: < OpCs2r, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x100000000000000000fff == 0x805 && matches!(sm, 70 | 72 | 75) => return
         decode_form:: < OpCs2r32, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x806 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpVote, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x806 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpVote, 0 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0xfff == 0x806 && matches!(sm, 70 | 72 | 75) => return decode_form:: <
+        OpVote, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x807 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpSel, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x807 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpSel, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x807 && matches!(sm, 70 | 72) => return decode_form:: < OpSel, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80103000000000000000fff == 0x808 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x80103000000000000000fff == 0x808 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFsel, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0x103000000000000000fff == 0x808 && matches!(sm, 70 | 72) => return
         decode_form:: < OpFsel, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000020000000000000fff == 0x809 && matches!(sm, 86 | 87 | 88 | 89 | 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFmnmx, 9 > (w, sm)
+        w & 0x80000020000000000000fff == 0x809 && matches!(sm, 90 | 100 | 101 | 103 | 107
+        | 110 | 120 | 121) => decode_form:: < OpFmnmx, 9 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x809 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpFmnmx, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x809 && matches!(sm, 75) => decode_form:: <
+        OpFmnmx, 1 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x809 && matches!(sm, 80) => return
-        decode_form:: < OpFmnmx, 5 > (w, sm)
+        w & 0x80000000000000000000fff == 0x809 && matches!(sm, 80) => decode_form:: <
+        OpFmnmx, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x809 && matches!(sm, 86 | 87 | 88 | 89) =>
+        decode_form:: < OpFmnmx, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x809 && matches!(sm, 70 | 72) => return decode_form:: < OpFmnmx, 1
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x80a && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpFset, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x80a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFset, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x80a && matches!(sm, 70 | 72) => return decode_form:: < OpFset, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x80b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpFsetp, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x80b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFsetp, 1
+        > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x80b && matches!(sm, 70 | 72) => return decode_form:: < OpFsetp, 1
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80100000000000000000fff == 0x80c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpIsetp, 1 > (w, sm)
+        w & 0x80100000000000000000fff == 0x80c && matches!(sm, 107 | 120 | 121) =>
+        decode_form:: < OpIsetp, 1 > (w, sm)
     );
     try_form!(
         w & 0x80100000000000000000fff == 0x10000000000000000080c && matches!(sm, 107 |
-        120 | 121) => return decode_form:: < OpIsetp64, 1 > (w, sm)
+        120 | 121) => decode_form:: < OpIsetp64, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80c && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpIsetp, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x80c && matches!(sm, 70 | 72) => return decode_form:: < OpIsetp, 1
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x810 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        w & 0x80014000000000000000fff == 0x810 && matches!(sm, 100 | 103 | 107) =>
+        decode_form:: < OpIadd3, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80014000000000000000fff == 0x4000000000000000810 && matches!(sm, 100 | 103
+        | 107) => decode_form:: < OpIadd3x, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x810 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpIadd3, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x4000000000000000810 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpIadd3x, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x810 && matches!(sm, 70 | 72) => decode_form:: <
         OpIadd3, 1 > (w, sm)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000810 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x4000000000000000fff == 0x4000000000000000810 && matches!(sm, 70 | 72) =>
         return decode_form:: < OpIadd3x, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80107000000000000000fff == 0x811 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpLea, 1 > (w, sm)
+        w & 0x80107000000000000000fff == 0x811 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLea, 1 >
+        (w, sm)
     );
     try_form!(
-        w & 0x80107000000000000000fff == 0x4000000000000000811 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x80107000000000000000fff == 0x4000000000000000811 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
         decode_form:: < OpLeaX, 1 > (w, sm)
     );
     try_form!(
-        w & 0x80105000000000000000fff == 0x100000000000000000811 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x107000000000000000fff == 0x811 && matches!(sm, 70 | 72) => decode_form:: <
+        OpLea, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80105000000000000000fff == 0x100000000000000000811 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
         decode_form:: < OpLeaHi, 1 > (w, sm)
     );
     try_form!(
-        w & 0x80105000000000000000fff == 0x104000000000000000811 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        return decode_form:: < OpLeaHiX, 1 > (w, sm)
+        w & 0x80105000000000000000fff == 0x104000000000000000811 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        decode_form:: < OpLeaHiX, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x107000000000000000fff == 0x4000000000000000811 && matches!(sm, 70 | 72) =>
+        decode_form:: < OpLeaX, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x105000000000000000fff == 0x100000000000000000811 && matches!(sm, 70 | 72)
+        => decode_form:: < OpLeaHi, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x105000000000000000fff == 0x104000000000000000811 && matches!(sm, 70 | 72)
+        => return decode_form:: < OpLeaHiX, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x812 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpLop3, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x812 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLop3, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x812 && matches!(sm, 70 | 72) => return decode_form:: < OpLop3, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x813 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpIabs, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x813 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpIabs, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x813 && matches!(sm, 70 | 72) => return decode_form:: < OpIabs, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x814 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: < OpVabsdiff,
+        w & 0x80000000000000000000fff == 0x814 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpVabsdiff, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x814 && matches!(sm, 70 | 72) => return decode_form:: < OpVabsdiff,
         1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x816 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpPrmt, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x816 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpPrmt, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x816 && matches!(sm, 70 | 72) => return decode_form:: < OpPrmt, 1 >
+        (w, sm)
     );
     None
 }
@@ -14661,128 +15473,205 @@ fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
         | 121) => decode_form:: < OpImnmx64, 1 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x817 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: < OpImnmx, 1 > (w,
+        w & 0x80000000000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpImnmx, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x817 && matches!(sm, 72) => return decode_form:: < OpImnmx, 1 > (w,
         sm)
     );
     None
 }
 fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80020000000000000000fff == 0x819 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x80020000000000000000fff == 0x819 && matches!(sm, 100 | 103 | 107) =>
         decode_form:: < OpShf, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x819 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpShf, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x819 && matches!(sm, 70 | 72) => return decode_form:: < OpShf, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x81a && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpSgxt, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x81a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpSgxt, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x81a && matches!(sm, 70 | 72) => return decode_form:: < OpSgxt, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x81b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpBmsk, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x81b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpBmsk, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x81b && matches!(sm, 70 | 72) => return decode_form:: < OpBmsk, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000080000000000000fff == 0x81c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpPlop3, 0 > (w, sm)
+        w & 0x80000080000000000000fff == 0x81c && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpPlop3, 0
+        > (w, sm)
     );
     try_form!(
         w & 0x80000080000000000000fff == 0x8000000000000081c && matches!(sm, 75 | 80 | 86
-        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpPlop3, 1 > (w, sm)
+        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        OpPlop3, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x81c && matches!(sm, 70 | 72) => return decode_form:: < OpPlop3, 0
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x87010000000000000000fff == 0x4000000000000000000820 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        return decode_form:: < OpFmul, 1 > (w, sm)
+        w & 0x87010000000000000000fff == 0x4000000000000000000820 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        decode_form:: < OpFmul, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x7010000000000000000fff == 0x4000000000000000000820 && matches!(sm, 70 | 72)
+        => return decode_form:: < OpFmul, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x822 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: <
-        OpFswzadd, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x822 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFswzadd, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x822 && matches!(sm, 75) => return decode_form:: < OpFswzadd, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80210000000000000000fff == 0x823 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x80210000000000000000fff == 0x823 && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => decode_form:: < OpFfma, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x823 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpFfma, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000000fff == 0x823 && matches!(sm, 70 | 72) => return
         decode_form:: < OpFfma, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x824 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        w & 0x80014000000000000000fff == 0x824 && matches!(sm, 100 | 103 | 107) =>
+        decode_form:: < OpImad, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80014000000000000000fff == 0x4000000000000000824 && matches!(sm, 100 | 103
+        | 107) => decode_form:: < OpImadx, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x824 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpImad, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x4000000000000000824 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpImadx, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x824 && matches!(sm, 70 | 72) => decode_form:: <
         OpImad, 1 > (w, sm)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000824 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x4000000000000000fff == 0x4000000000000000824 && matches!(sm, 70 | 72) =>
         return decode_form:: < OpImadx, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x825 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        w & 0x80014000000000000000fff == 0x825 && matches!(sm, 100 | 103 | 107) =>
+        decode_form:: < OpImadWide, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80014000000000000000fff == 0x4000000000000000825 && matches!(sm, 100 | 103
+        | 107) => decode_form:: < OpImadWideX, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x825 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpImadWide, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x4000000000000000825 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpImadWideX, 1
+        > (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x825 && matches!(sm, 70 | 72) => decode_form:: <
         OpImadWide, 1 > (w, sm)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000825 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x4000000000000000fff == 0x4000000000000000825 && matches!(sm, 70 | 72) =>
         return decode_form:: < OpImadWideX, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80004000000000000000fff == 0x827 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: <
+        w & 0x80004000000000000000fff == 0x827 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpImadHi, 1
+        > (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x827 && matches!(sm, 72) => return decode_form:: <
         OpImadHi, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x828 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110) => decode_form:: < OpDmul, 1 >
-        (w, sm)
+        w & 0x80000000000000000000fff == 0x828 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110) => decode_form:: < OpDmul, 1 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x828 && matches!(sm, 120 | 121) => return
+        w & 0x80000000000000000000fff == 0x828 && matches!(sm, 120 | 121) =>
         decode_form:: < OpDmul, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x828 && matches!(sm, 70 | 72) => return decode_form:: < OpDmul, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x82b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110) => decode_form:: < OpDfma, 1 >
-        (w, sm)
+        w & 0x80000000000000000000fff == 0x82b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110) => decode_form:: < OpDfma, 1 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x82b && matches!(sm, 120 | 121) => return
+        w & 0x80000000000000000000fff == 0x82b && matches!(sm, 120 | 121) =>
         decode_form:: < OpDfma, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x82b && matches!(sm, 70 | 72) => return decode_form:: < OpDfma, 1 >
+        (w, sm)
     );
     None
 }
@@ -14822,8 +15711,8 @@ fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x831 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpHfma2, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x831 && matches!(sm, 75) => decode_form:: <
+        OpHfma2, 1 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x831 && matches!(sm, 80) => decode_form:: <
@@ -14835,18 +15724,30 @@ fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x831 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return decode_form:: < OpHfma2, 22 > (w, sm)
+        | 110 | 120 | 121) => decode_form:: < OpHfma2, 22 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x831 && matches!(sm, 70 | 72) => return decode_form:: < OpHfma2, 1
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x84000000000000000000fff == 0x832 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => decode_form:: < OpHmul2, 5 > (w, sm)
+        w & 0x84000000000000000000fff == 0x832 && matches!(sm, 107) => decode_form:: <
+        OpHmul2, 5 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x832 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => return decode_form:: < OpHmul2, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x832 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => decode_form:: < OpHmul2, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x832 && matches!(sm, 90 | 100 | 101 | 103 | 110
+        | 120 | 121) => decode_form:: < OpHmul2, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x832 && matches!(sm, 70 | 72) => return decode_form:: < OpHmul2, 1
+        > (w, sm)
     );
     None
 }
@@ -14890,9 +15791,13 @@ fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x838 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: <
-        OpI2iSat, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpI2iSat, 1
+        > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x838 && matches!(sm, 72) => return decode_form:: < OpI2iSat, 1 >
+        (w, sm)
     );
     None
 }
@@ -14909,34 +15814,52 @@ fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xefff6000000000000000fff == 0x4207000000000000000083e && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpPack4, 1 > (w, sm)
+        w & 0xefff6000000000000000fff == 0x4207000000000000000083e && matches!(sm, 107)
+        => decode_form:: < OpF2fpPack4, 1 > (w, sm)
     );
     try_form!(
-        w & 0xefe46000000000000000fff == 0x83e && matches!(sm, 80 | 86 | 87 | 88 | 89 |
-        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fp, 1 > (w,
-        sm)
+        w & 0xeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpPack4, 1 > (w, sm)
     );
     try_form!(
-        w & 0xefe46000000000000000fff == 0x4000000000000000083e && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpF2fpMerge, 1 > (w, sm)
+        w & 0xeee46000000000000000fff == 0x83e && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => decode_form:: < OpF2fp, 1 > (w, sm)
     );
     try_form!(
-        w & 0xe1e46000000000000000fff == 0x4004000000000000000083e && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpPack8, 5 > (w, sm)
+        w & 0xeee46000000000000000fff == 0x4000000000000000083e && matches!(sm, 100 | 101
+        | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpMerge, 1 > (w, sm)
     );
     try_form!(
-        w & 0xe33e0000000000000000fff == 0x2000000000000000000083e && matches!(sm, 100 |
+        w & 0xe1e46000000000000000fff == 0x4004000000000000000083e && matches!(sm, 107)
+        => decode_form:: < OpF2fpPack8, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xe3646000000000000000fff == 0x4000200000000000000083e && matches!(sm, 107)
+        => decode_form:: < OpF2fpUnpack8, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xec246000000000000000fff == 0x83e && matches!(sm, 89 | 90) => decode_form::
+        < OpF2fp, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xec246000000000000000fff == 0x4000000000000000083e && matches!(sm, 89 | 90)
+        => decode_form:: < OpF2fpMerge, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xe0e46000000000000000fff == 0x4004000000000000000083e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpPack8, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xe23e0000000000000000fff == 0x2000000000000000000083e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack, 5 > (w, sm)
     );
     try_form!(
-        w & 0xe33e0000000000000000fff == 0x2000000000000000000083e && matches!(sm, 100 |
+        w & 0xe23e0000000000000000fff == 0x2000000000000000000083e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack4, 1 > (w, sm)
     );
     try_form!(
-        w & 0xe3646000000000000000fff == 0x4000200000000000000083e && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack8, 5 > (w, sm)
+        w & 0xe2646000000000000000fff == 0x4000200000000000000083e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack8, 5 > (w, sm)
     );
     try_form!(
         w & 0xe0246000000000000000fff == 0x4004000000000000000083e && matches!(sm, 89 |
@@ -14948,7 +15871,23 @@ fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xe0246000000000000000fff == 0x4000200000000000000083e && matches!(sm, 89 |
-        90) => return decode_form:: < OpF2fpUnpack8, 1 > (w, sm)
+        90) => decode_form:: < OpF2fpUnpack8, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x84240000000000000000fff == 0x83e && matches!(sm, 86 | 87 | 88) =>
+        decode_form:: < OpF2fp, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x84240000000000000000fff == 0x4000000000000000083e && matches!(sm, 86 | 87 |
+        88) => decode_form:: < OpF2fpMerge, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80240000000000000000fff == 0x83e && matches!(sm, 80) => decode_form:: <
+        OpF2fp, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80240000000000000000fff == 0x4000000000000000083e && matches!(sm, 80) =>
+        return decode_form:: < OpF2fpMerge, 1 > (w, sm)
     );
     None
 }
@@ -15343,68 +16282,100 @@ fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x900 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpFlo, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x900 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFlo, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x900 && matches!(sm, 70 | 72) => return decode_form:: < OpFlo, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x901 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpBrev, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x901 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpBrev, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x901 && matches!(sm, 70 | 72) => return decode_form:: < OpBrev, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x902 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpFchk, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x902 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFchk, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x902 && matches!(sm, 70 | 72) => return decode_form:: < OpFchk, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x904 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpF2f, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x904 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2f, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x904 && matches!(sm, 70 | 72) => return decode_form:: < OpF2f, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x905 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpF2i, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x905 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2i, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x905 && matches!(sm, 70 | 72) => return decode_form:: < OpF2i, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x906 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpI2f, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x906 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpI2f, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x906 && matches!(sm, 70 | 72) => return decode_form:: < OpI2f, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x907 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpFrnd, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x907 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFrnd, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x907 && matches!(sm, 70 | 72) => return decode_form:: < OpFrnd, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80100000000000000000fff == 0x908 && matches!(sm, 90 | 100 | 101 | 107 | 110
-        | 120 | 121) => decode_form:: < OpMufu, 8 > (w, sm)
+        w & 0x80100000000000000000fff == 0x908 && matches!(sm, 107) => decode_form:: <
+        OpMufu, 8 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x908 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpMufu, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x908 && matches!(sm, 90 | 100 | 101 | 110 | 120
+        | 121) => decode_form:: < OpMufu, 8 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x908 && matches!(sm, 103) => decode_form:: <
@@ -15418,57 +16389,85 @@ fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x909 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpPopc, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x909 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpPopc, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x909 && matches!(sm, 70 | 72) => return decode_form:: < OpPopc, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x910 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpF2f64, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x910 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2f64, 1
+        > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x910 && matches!(sm, 70 | 72) => return decode_form:: < OpF2f64, 1
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x911 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpF2i64, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x911 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2i64, 1
+        > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x911 && matches!(sm, 70 | 72) => return decode_form:: < OpF2i64, 1
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x912 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpI2f64, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x912 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpI2f64, 1
+        > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x912 && matches!(sm, 70 | 72) => return decode_form:: < OpI2f64, 1
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x913 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpFrnd64, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x913 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFrnd64, 1
+        > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x913 && matches!(sm, 70 | 72) => return decode_form:: < OpFrnd64, 1
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x918 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpNop, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x918 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpNop, 0 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0xfff == 0x918 && matches!(sm, 70 | 72 | 75) => return decode_form:: < OpNop,
+        0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x919 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpS2r, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x919 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpS2r, 0 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0xfff == 0x919 && matches!(sm, 70 | 72 | 75) => return decode_form:: < OpS2r,
+        0 > (w, sm)
     );
     None
 }
@@ -15493,65 +16492,94 @@ fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x801e0000000000000000fff == 0x2000000000000000091d && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpBarArv, 1 > (w, sm)
+        w & 0x801e0000000000000000fff == 0x2000000000000000091d && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        OpBarArv, 1 > (w, sm)
     );
     try_form!(
-        w & 0x800e0000000000000000fff == 0x4000000000000000091d && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpBarRed, 1 > (w, sm)
+        w & 0x1e0000000000000000fff == 0x2000000000000000091d && matches!(sm, 70 | 72 |
+        75) => decode_form:: < OpBarArv, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x800e0000000000000000fff == 0x4000000000000000091d && matches!(sm, 80 | 86 |
+        87 | 88 | 89) => decode_form:: < OpBarRed, 1 > (w, sm)
     );
     try_form!(
         w & 0x800e0000000000000000fff == 0x4000000000000000091d && matches!(sm, 90 | 100
         | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpBarRed, 2 > (w, sm)
     );
     try_form!(
-        w & 0x800e0000000000000000fff == 0x91d && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => decode_form:: < OpBarSync, 1 > (w, sm)
+        w & 0x800e0000000000000000fff == 0x91d && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        decode_form:: < OpBarSync, 1 > (w, sm)
     );
     try_form!(
         w & 0x800e0000000000000000fff == 0x91d && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return decode_form:: < OpBarSync, 2 > (w, sm)
+        | 110 | 120 | 121) => decode_form:: < OpBarSync, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xe0000000000000000fff == 0x4000000000000000091d && matches!(sm, 70 | 72 |
+        75) => decode_form:: < OpBarRed, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xe0000000000000000fff == 0x91d && matches!(sm, 70 | 72 | 75) => return
+        decode_form:: < OpBarSync, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x800000000000000ff000fff == 0xff000920 && matches!(sm, 70 | 72 | 75 | 80 |
-        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
+        w & 0x800000000000000ff000fff == 0xff000920 && matches!(sm, 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpAl2pAbs, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xff000fff == 0xff000920 && matches!(sm, 70 | 72 | 75) => decode_form:: <
         OpAl2pAbs, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x920 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
+        w & 0x80000000000000000000fff == 0x920 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpAl2p, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x920 && matches!(sm, 70 | 72 | 75) => return decode_form:: <
         OpAl2p, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x923 && matches!(sm, 70 | 72 | 75 | 80) =>
-        decode_form:: < OpIsberd, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x923 && matches!(sm, 75 | 80) => decode_form::
+        < OpIsberd, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x923 && matches!(sm, 86 | 87 | 88 | 89 | 90 |
-        100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpIsberd, 1 > (w,
-        sm)
+        100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpIsberd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x923 && matches!(sm, 70 | 72) => return decode_form:: < OpIsberd, 0
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x924 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
-        OpOut, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0x924 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpOut, 2 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0xfff == 0x924 && matches!(sm, 70 | 72) => return decode_form:: < OpOut, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x925 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
+        w & 0x80000000000000000000fff == 0x925 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpPixld, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x925 && matches!(sm, 70 | 72 | 75) => return decode_form:: <
         OpPixld, 0 > (w, sm)
     );
     None
@@ -15570,12 +16598,16 @@ fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x941 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => decode_form:: < OpBsync, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x941 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90) => decode_form:: < OpBsync, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x941 && matches!(sm, 100 | 101 | 103 | 107 |
-        110 | 120 | 121) => return decode_form:: < OpBsync, 1 > (w, sm)
+        110 | 120 | 121) => decode_form:: < OpBsync, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x941 && matches!(sm, 70 | 72 | 75) => return decode_form:: <
+        OpBsync, 0 > (w, sm)
     );
     None
 }
@@ -15585,41 +16617,57 @@ fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
         110 | 120 | 121) => decode_form:: < OpBreak, 1 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x942 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpBreak, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x942 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90) => decode_form:: < OpBreak, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x942 && matches!(sm, 70 | 72 | 75) => return decode_form:: <
+        OpBreak, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x943 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => decode_form:: < OpCallAbs, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x943 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => decode_form:: < OpCallAbs, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x943 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return decode_form:: < OpCallAbs, 1 > (w, sm)
+        | 110 | 120 | 121) => decode_form:: < OpCallAbs, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x943 && matches!(sm, 70 | 72) => return decode_form:: < OpCallAbs,
+        0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x944 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => decode_form:: < OpCall, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x944 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => decode_form:: < OpCall, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x944 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return decode_form:: < OpCall, 1 > (w, sm)
+        | 110 | 120 | 121) => decode_form:: < OpCall, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x944 && matches!(sm, 70 | 72) => return decode_form:: < OpCall, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x945 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => decode_form:: < OpBssy, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x945 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90) => decode_form:: < OpBssy, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x945 && matches!(sm, 100 | 101 | 103 | 107 |
-        110 | 120 | 121) => return decode_form:: < OpBssy, 1 > (w, sm)
+        110 | 120 | 121) => decode_form:: < OpBssy, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x945 && matches!(sm, 70 | 72 | 75) => return decode_form:: <
+        OpBssy, 0 > (w, sm)
     );
     None
 }
@@ -15637,12 +16685,16 @@ fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x86800000000000000000fff == 0x947 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => decode_form:: < OpBra, 1 > (w, sm)
+        w & 0x86800000000000000000fff == 0x947 && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => decode_form:: < OpBra, 1 > (w, sm)
     );
     try_form!(
-        w & 0x86000000000000000000fff == 0x947 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => decode_form:: < OpBra, 0 > (w, sm)
+        w & 0x86000000000000000000fff == 0x947 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        decode_form:: < OpBra, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x86000000000000000000fff == 0x947 && matches!(sm, 90) => decode_form:: <
+        OpBra, 1 > (w, sm)
     );
     try_form!(
         w & 0x86000000000000000000fff == 0x80000000000000000000947 && matches!(sm, 80 |
@@ -15654,7 +16706,11 @@ fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x86000000000000000000fff == 0x80000000000000000000947 && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: < OpBraUr, 2 > (w, sm)
+        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpBraUr, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x6000000000000000000fff == 0x947 && matches!(sm, 70 | 72 | 75) => return
+        decode_form:: < OpBra, 0 > (w, sm)
     );
     None
 }
@@ -15664,26 +16720,38 @@ fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
         | 110 | 120 | 121) => decode_form:: < OpWarpsyncAll, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x948 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => return decode_form:: < OpWarpsync, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0x948 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => decode_form:: < OpWarpsync, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x948 && matches!(sm, 70 | 72) => return decode_form:: < OpWarpsync,
+        2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x949 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => decode_form:: < OpBrx, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x949 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        decode_form:: < OpBrx, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x949 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return decode_form:: < OpBrx, 1 > (w, sm)
+        | 110 | 120 | 121) => decode_form:: < OpBrx, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x949 && matches!(sm, 70 | 72 | 75) => return decode_form:: < OpBrx,
+        0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x86000000000000000000fff == 0x94d && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x86000000000000000000fff == 0x94d && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpExit, 0 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0x6000000000000000000fff == 0x94d && matches!(sm, 70 | 72 | 75) => return
         decode_form:: < OpExit, 0 > (w, sm)
     );
     None
@@ -15697,8 +16765,8 @@ fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x82000000000000000000fff == 0x950 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => decode_form:: < OpRet, 0 > (w, sm)
+        w & 0x82000000000000000000fff == 0x950 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => decode_form:: < OpRet, 0 > (w, sm)
     );
     try_form!(
         w & 0x82000000000000000000fff == 0x950 && matches!(sm, 90 | 100 | 101 | 103 | 107
@@ -15717,8 +16785,8 @@ fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpRet, 4 > (w, sm)
     );
     try_form!(
-        w & 0x82000000000000000000fff == 0x2000000000000000000950 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpRetAbs, 0 > (w, sm)
+        w & 0x82000000000000000000fff == 0x2000000000000000000950 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89) => decode_form:: < OpRetAbs, 0 > (w, sm)
     );
     try_form!(
         w & 0x82000000000000000000fff == 0x2000000000000000000950 && matches!(sm, 90 |
@@ -15734,24 +16802,39 @@ fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x82000000000000000000fff == 0x82000000000000000000950 && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: < OpRetAbs, 4 > (w,
-        sm)
+        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpRetAbs, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x2000000000000000000fff == 0x950 && matches!(sm, 70 | 72) => decode_form:: <
+        OpRet, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x2000000000000000000fff == 0x2000000000000000000950 && matches!(sm, 70 | 72)
+        => return decode_form:: < OpRetAbs, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000030000fff == 0x956 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpBmov, 1 > (w, sm)
+        w & 0x80000000000000030000fff == 0x956 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpBmov, 1 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0x30000fff == 0x956 && matches!(sm, 70 | 72) => return decode_form:: <
+        OpBmov, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x95b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpKill, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x95b && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpKill, 0 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0xfff == 0x95b && matches!(sm, 70 | 72 | 75) => return decode_form:: <
+        OpKill, 0 > (w, sm)
     );
     None
 }
@@ -15777,8 +16860,12 @@ fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpNanosleep, 5 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x95d && matches!(sm, 70 | 72 | 75) => return
-        decode_form:: < OpNanosleep, 9 > (w, sm)
+        w & 0x80000000000000000000fff == 0x95d && matches!(sm, 75) => decode_form:: <
+        OpNanosleep, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x95d && matches!(sm, 70 | 72) => return decode_form:: <
+        OpNanosleep, 9 > (w, sm)
     );
     None
 }
@@ -15881,9 +16968,11 @@ fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x10000000000000000fff == 0x983 && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 |
-        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdl, 0 > (w,
-        sm)
+        w & 0x10000000000000000fff == 0x983 && matches!(sm, 80 | 86 | 87 | 88 | 89 | 90 |
+        100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdl, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x983 && matches!(sm, 75) => decode_form:: < OpLdl, 0 > (w, sm)
     );
     try_form!(
         w & 0xfff == 0x983 && matches!(sm, 70 | 72) => return decode_form:: < OpLdl, 1 >
@@ -15925,13 +17014,17 @@ fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpStg, 1 > (w, sm)
     );
     try_form!(
+        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
+        decode_form:: < OpStg, 8 > (w, sm)
+    );
+    try_form!(
         w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
         OpStg, 9 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72 | 75)
-        => return decode_form:: < OpStg, 8 > (w, sm)
+        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpStg, 8 > (w, sm)
     );
     None
 }
@@ -15957,13 +17050,17 @@ fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpStg, 1 > (w, sm)
     );
     try_form!(
+        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
+        decode_form:: < OpStg, 8 > (w, sm)
+    );
+    try_form!(
         w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
         OpStg, 9 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72 | 75)
-        => return decode_form:: < OpStg, 8 > (w, sm)
+        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpStg, 8 > (w, sm)
     );
     None
 }
@@ -15985,8 +17082,8 @@ fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpStg, 6 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 70 | 72 |
-        75) => decode_form:: < OpStg, 0 > (w, sm)
+        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 75) =>
+        decode_form:: < OpStg, 0 > (w, sm)
     );
     try_form!(
         w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 80 | 86 |
@@ -15997,8 +17094,16 @@ fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
         | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpStg, 7 > (w, sm)
     );
     try_form!(
+        w & 0x10000000000000001ff == 0x1000000000000000186 && matches!(sm, 70 | 72) =>
+        decode_form:: < OpStg, 0 > (w, sm)
+    );
+    try_form!(
         w & 0x800010000000000000001fc == 0x80001000000000000000184 && matches!(sm, 75) =>
         decode_form:: < OpStg, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
+        decode_form:: < OpStg, 8 > (w, sm)
     );
     try_form!(
         w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
@@ -16006,8 +17111,8 @@ fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
         OpStg, 9 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72 | 75)
-        => return decode_form:: < OpStg, 8 > (w, sm)
+        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpStg, 8 > (w, sm)
     );
     None
 }
@@ -16025,8 +17130,8 @@ fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpAtomg, 5 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72 |
-        75) => decode_form:: < OpAtomg, 0 > (w, sm)
+        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 75) =>
+        decode_form:: < OpAtomg, 0 > (w, sm)
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 | 86 |
@@ -16038,7 +17143,11 @@ fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x1ff == 0x188 && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 |
-        103 | 107 | 110 | 120 | 121) => return decode_form:: < OpSts, 0 > (w, sm)
+        103 | 107 | 110 | 120 | 121) => decode_form:: < OpSts, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpAtomg, 0 > (w, sm)
     );
     None
 }
@@ -16068,8 +17177,8 @@ fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpAtomg, 5 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72 |
-        75) => decode_form:: < OpAtomg, 0 > (w, sm)
+        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 75) =>
+        decode_form:: < OpAtomg, 0 > (w, sm)
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 | 86 |
@@ -16077,7 +17186,11 @@ fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 | 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: < OpAtomg, 3 > (w, sm)
+        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpAtomg, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpAtomg, 0 > (w, sm)
     );
     None
 }
@@ -16123,28 +17236,31 @@ fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
         < OpCctlAll, 2 > (w, sm)
     );
     try_form!(
-        w & 0x8000e000000000000000fff == 0x98f && matches!(sm, 80 | 86 | 87 | 88 | 89 |
-        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpCctl, 0 > (w,
-        sm)
+        w & 0x8000e000000000000000fff == 0x98f && matches!(sm, 100 | 101 | 103 | 120 |
+        121) => decode_form:: < OpCctl, 0 > (w, sm)
     );
     try_form!(
-        w & 0x8000e000000000000000fff == 0x98f && matches!(sm, 75) => decode_form:: <
+        w & 0x80000000000000000000fff == 0x98f && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 107 | 110) => decode_form:: < OpCctl, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x98f && matches!(sm, 75) => decode_form:: <
         OpCctl, 1 > (w, sm)
     );
     try_form!(
-        w & 0xe000000000000000fff == 0x98f && matches!(sm, 70 | 72) => return
-        decode_form:: < OpCctl, 2 > (w, sm)
+        w & 0xfff == 0x98f && matches!(sm, 70 | 72) => return decode_form:: < OpCctl, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpSuld, 0 > (w, sm)
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 75) => decode_form:: <
+        OpSuld, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpSuld, 1 > (w, sm)
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 75) => decode_form:: <
+        OpSuld, 1 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
@@ -16163,8 +17279,12 @@ fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpSuld, 7 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpSust, 0 > (w, sm)
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 75) => decode_form:: <
+        OpSust, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 75) => decode_form:: <
+        OpSust, 1 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
@@ -16183,8 +17303,20 @@ fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpSust, 7 > (w, sm)
     );
     try_form!(
-        w & 0xff0 == 0x990 && matches!(sm, 70 | 72 | 75) => return decode_form:: <
-        OpSust, 1 > (w, sm)
+        w & 0xff0 == 0x990 && matches!(sm, 70 | 72) => decode_form:: < OpSuld, 0 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0xff0 == 0x990 && matches!(sm, 70 | 72) => decode_form:: < OpSuld, 1 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0xff0 == 0x990 && matches!(sm, 70 | 72) => decode_form:: < OpSust, 0 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0xff0 == 0x990 && matches!(sm, 70 | 72) => return decode_form:: < OpSust, 1 >
+        (w, sm)
     );
     None
 }
@@ -16202,12 +17334,12 @@ fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
         (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpSuld, 0 > (w, sm)
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 75) => decode_form:: <
+        OpSuld, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpSuld, 1 > (w, sm)
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 75) => decode_form:: <
+        OpSuld, 1 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
@@ -16226,8 +17358,12 @@ fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpSuld, 7 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpSust, 0 > (w, sm)
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 75) => decode_form:: <
+        OpSust, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 75) => decode_form:: <
+        OpSust, 1 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
@@ -16246,8 +17382,20 @@ fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpSust, 7 > (w, sm)
     );
     try_form!(
-        w & 0xff0 == 0x990 && matches!(sm, 70 | 72 | 75) => return decode_form:: <
-        OpSust, 1 > (w, sm)
+        w & 0xff0 == 0x990 && matches!(sm, 70 | 72) => decode_form:: < OpSuld, 0 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0xff0 == 0x990 && matches!(sm, 70 | 72) => decode_form:: < OpSuld, 1 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0xff0 == 0x990 && matches!(sm, 70 | 72) => decode_form:: < OpSust, 0 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0xff0 == 0x990 && matches!(sm, 70 | 72) => return decode_form:: < OpSust, 1 >
+        (w, sm)
     );
     None
 }
@@ -16318,8 +17466,8 @@ fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpAtomg, 5 > (w, sm)
     );
     try_form!(
-        w & 0x800000000000000000001ff == 0x1aa && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => decode_form:: < OpQspc, 0 > (w, sm)
+        w & 0x800000000000000000001ff == 0x1aa && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => decode_form:: < OpQspc, 0 > (w, sm)
     );
     try_form!(
         w & 0x800000000000000000001ff == 0x1aa && matches!(sm, 90 | 100 | 101 | 103 | 107
@@ -16334,8 +17482,8 @@ fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
         100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpQspc, 3 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72 |
-        75) => decode_form:: < OpAtomg, 0 > (w, sm)
+        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 75) =>
+        decode_form:: < OpAtomg, 0 > (w, sm)
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 | 86 |
@@ -16343,7 +17491,15 @@ fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 | 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: < OpAtomg, 3 > (w, sm)
+        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpAtomg, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ff == 0x1aa && matches!(sm, 70 | 72) => decode_form:: < OpQspc, 0 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0x10000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpAtomg, 0 > (w, sm)
     );
     None
 }
@@ -16483,203 +17639,325 @@ fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x90100000000000000000fff == 0xa02 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpMov, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa02 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpMov, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa02 && matches!(sm, 70 | 72) => return decode_form:: < OpMov, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa03 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpP2r, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa03 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpP2r, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa03 && matches!(sm, 70 | 72) => return decode_form:: < OpP2r, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa04 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpR2p, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa04 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpR2p, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa04 && matches!(sm, 70 | 72) => return decode_form:: < OpR2p, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa07 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpSel, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa07 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpSel, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa07 && matches!(sm, 70 | 72) => return decode_form:: < OpSel, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x8010300c000000000000fff == 0xa08 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
+        w & 0x8010300c000000000000fff == 0xa08 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpFsel, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x10300c000000000000fff == 0xa08 && matches!(sm, 70 | 72) => return
+        decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000020000000000000fff == 0xa09 && matches!(sm, 86 | 87 | 88 | 89 | 90) =>
+        w & 0x80000020000000000000fff == 0xa09 && matches!(sm, 90) => decode_form:: <
+        OpFmnmx, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0xa09 && matches!(sm, 75) => decode_form:: <
+        OpFmnmx, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0xa09 && matches!(sm, 80) => decode_form:: <
+        OpFmnmx, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0xa09 && matches!(sm, 86 | 87 | 88 | 89) =>
         decode_form:: < OpFmnmx, 10 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0xa09 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpFmnmx, 2 > (w, sm)
-    );
-    try_form!(
-        w & 0x80000000000000000000fff == 0xa09 && matches!(sm, 80) => return
-        decode_form:: < OpFmnmx, 6 > (w, sm)
+        w & 0xfff == 0xa09 && matches!(sm, 70 | 72) => return decode_form:: < OpFmnmx, 2
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa0a && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpFset, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa0a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpFset, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa0a && matches!(sm, 70 | 72) => return decode_form:: < OpFset, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa0b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa0b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpFsetp, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa0b && matches!(sm, 70 | 72) => return decode_form:: < OpFsetp, 2
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80100000000000000000fff == 0xa0c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa0c && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpIsetp, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa0c && matches!(sm, 70 | 72) => return decode_form:: < OpIsetp, 2
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80014000000000000000fff == 0xa10 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
+        w & 0x80004000000000000000fff == 0xa10 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000a10 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpIadd3x, 2 > (w, sm)
+        w & 0x80004000000000000000fff == 0x4000000000000000a10 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90) => decode_form:: < OpIadd3x, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0xa10 && matches!(sm, 70 | 72) => decode_form:: <
+        OpIadd3, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x4000000000000000a10 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpIadd3x, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80107000000000000000fff == 0xa11 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
+        w & 0x80107000000000000000fff == 0xa11 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
     );
     try_form!(
-        w & 0x80107000000000000000fff == 0x4000000000000000a11 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpLeaX, 2 > (w, sm)
+        w & 0x80107000000000000000fff == 0x4000000000000000a11 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90) => decode_form:: < OpLeaX, 2 > (w, sm)
     );
     try_form!(
-        w & 0x80105000000000000000fff == 0x100000000000000000a11 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpLeaHi, 2 > (w, sm)
+        w & 0x107000000000000000fff == 0xa11 && matches!(sm, 70 | 72) => decode_form:: <
+        OpLea, 2 > (w, sm)
     );
     try_form!(
-        w & 0x80105000000000000000fff == 0x104000000000000000a11 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpLeaHiX, 2 > (w,
-        sm)
+        w & 0x80105000000000000000fff == 0x100000000000000000a11 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpLeaHi, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80105000000000000000fff == 0x104000000000000000a11 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpLeaHiX, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x107000000000000000fff == 0x4000000000000000a11 && matches!(sm, 70 | 72) =>
+        decode_form:: < OpLeaX, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x105000000000000000fff == 0x100000000000000000a11 && matches!(sm, 70 | 72)
+        => decode_form:: < OpLeaHi, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x105000000000000000fff == 0x104000000000000000a11 && matches!(sm, 70 | 72)
+        => return decode_form:: < OpLeaHiX, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa12 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa12 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpLop3, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa12 && matches!(sm, 70 | 72) => return decode_form:: < OpLop3, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa13 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa13 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpIabs, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa13 && matches!(sm, 70 | 72) => return decode_form:: < OpIabs, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa14 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpVabsdiff, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa14 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpVabsdiff, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa14 && matches!(sm, 70 | 72) => return decode_form:: < OpVabsdiff,
+        2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa16 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa16 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpPrmt, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa16 && matches!(sm, 70 | 72) => return decode_form:: < OpPrmt, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa17 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90) => return decode_form:: < OpImnmx, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpImnmx, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa17 && matches!(sm, 72) => return decode_form:: < OpImnmx, 2 > (w,
+        sm)
     );
     None
 }
 fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80020000000000000000fff == 0xa19 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpShf, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa19 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpShf, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa19 && matches!(sm, 70 | 72) => return decode_form:: < OpShf, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa1a && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpSgxt, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa1a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpSgxt, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa1a && matches!(sm, 70 | 72) => return decode_form:: < OpSgxt, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa1b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpBmsk, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa1b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpBmsk, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa1b && matches!(sm, 70 | 72) => return decode_form:: < OpBmsk, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa1f && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpPlop3Sign, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa1f && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpPlop3Sign, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa1f && matches!(sm, 70 | 72) => return decode_form:: <
+        OpPlop3Sign, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x87010000000000000000fff == 0x4000000000000000000a20 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpFmul, 2 > (w, sm)
+        w & 0x87010000000000000000fff == 0x4000000000000000000a20 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpFmul, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x7010000000000000000fff == 0x4000000000000000000a20 && matches!(sm, 70 | 72)
+        => return decode_form:: < OpFmul, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80210000000000000000fff == 0xa23 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
+        w & 0x80010000000000000000fff == 0xa23 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpFfma, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000000fff == 0xa23 && matches!(sm, 70 | 72) => return
+        decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80014000000000000000fff == 0xa24 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
+        w & 0x80004000000000000000fff == 0xa24 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000a24 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpImadx, 2 > (w, sm)
+        w & 0x80004000000000000000fff == 0x4000000000000000a24 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90) => decode_form:: < OpImadx, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0xa24 && matches!(sm, 70 | 72) => decode_form:: <
+        OpImad, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x4000000000000000a24 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpImadx, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80014000000000000000fff == 0xa25 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w, sm)
+        w & 0x80004000000000000000fff == 0xa25 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpImadWide, 2 > (w, sm)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000a25 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpImadWideX, 2 > (w,
-        sm)
+        w & 0x80004000000000000000fff == 0x4000000000000000a25 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90) => decode_form:: < OpImadWideX, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0xa25 && matches!(sm, 70 | 72) => decode_form:: <
+        OpImadWide, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x4000000000000000a25 && matches!(sm, 70 | 72) =>
+        return decode_form:: < OpImadWideX, 2 > (w, sm)
     );
     None
 }
@@ -16704,29 +17982,41 @@ fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80004000000000000000fff == 0xa27 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
+        w & 0x80004000000000000000fff == 0xa27 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpImadHi, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0xa27 && matches!(sm, 72) => return decode_form:: <
+        OpImadHi, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa28 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa28 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpDmul, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa28 && matches!(sm, 70 | 72) => return decode_form:: < OpDmul, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa2b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa2b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpDfma, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa2b && matches!(sm, 70 | 72) => return decode_form:: < OpDfma, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa31 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpHfma2, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa31 && matches!(sm, 75) => decode_form:: <
+        OpHfma2, 2 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0xa31 && matches!(sm, 80) => decode_form:: <
@@ -16737,19 +18027,27 @@ fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpHfma2, 16 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0xa31 && matches!(sm, 90) => return
-        decode_form:: < OpHfma2, 23 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa31 && matches!(sm, 90) => decode_form:: <
+        OpHfma2, 23 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa31 && matches!(sm, 70 | 72) => return decode_form:: < OpHfma2, 2
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x84000000000000000000fff == 0xa32 && matches!(sm, 90) => decode_form:: <
+        w & 0x80000000000000000000fff == 0xa32 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => decode_form:: < OpHmul2, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0xa32 && matches!(sm, 90) => decode_form:: <
         OpHmul2, 6 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0xa32 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => return decode_form:: < OpHmul2, 2 > (w, sm)
+        w & 0xfff == 0xa32 && matches!(sm, 70 | 72) => return decode_form:: < OpHmul2, 2
+        > (w, sm)
     );
     None
 }
@@ -16773,19 +18071,23 @@ fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa38 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90) => return decode_form:: < OpI2iSat, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpI2iSat, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xa38 && matches!(sm, 72) => return decode_form:: < OpI2iSat, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xefe46008000000000000fff == 0xa3e && matches!(sm, 80 | 86 | 87 | 88 | 89 |
-        90) => decode_form:: < OpF2fp, 2 > (w, sm)
+        w & 0xec246000000000000000fff == 0xa3e && matches!(sm, 89 | 90) => decode_form::
+        < OpF2fp, 2 > (w, sm)
     );
     try_form!(
-        w & 0xefe46008000000000000fff == 0x40000000000000000a3e && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90) => decode_form:: < OpF2fpMerge, 2 > (w, sm)
+        w & 0xec246000000000000000fff == 0x40000000000000000a3e && matches!(sm, 89 | 90)
+        => decode_form:: < OpF2fpMerge, 2 > (w, sm)
     );
     try_form!(
         w & 0xe0246000000000000000fff == 0x40040000000000000000a3e && matches!(sm, 89 |
@@ -16797,7 +18099,23 @@ fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xe0246000000000000000fff == 0x40002000000000000000a3e && matches!(sm, 89 |
-        90) => return decode_form:: < OpF2fpUnpack8, 2 > (w, sm)
+        90) => decode_form:: < OpF2fpUnpack8, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x84240000000000000000fff == 0xa3e && matches!(sm, 86 | 87 | 88) =>
+        decode_form:: < OpF2fp, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x84240000000000000000fff == 0x40000000000000000a3e && matches!(sm, 86 | 87 |
+        88) => decode_form:: < OpF2fpMerge, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80240000000000000000fff == 0xa3e && matches!(sm, 80) => decode_form:: <
+        OpF2fp, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80240000000000000000fff == 0x40000000000000000a3e && matches!(sm, 80) =>
+        return decode_form:: < OpF2fpMerge, 2 > (w, sm)
     );
     None
 }
@@ -16857,61 +18175,89 @@ fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb00 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xb00 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpFlo, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xb00 && matches!(sm, 70 | 72) => return decode_form:: < OpFlo, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb01 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xb01 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpBrev, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xb01 && matches!(sm, 70 | 72) => return decode_form:: < OpBrev, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb02 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpFchk, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xb02 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpFchk, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xb02 && matches!(sm, 70 | 72) => return decode_form:: < OpFchk, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb04 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xb04 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpF2f, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xb04 && matches!(sm, 70 | 72) => return decode_form:: < OpF2f, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb05 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xb05 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpF2i, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xb05 && matches!(sm, 70 | 72) => return decode_form:: < OpF2i, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb06 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xb06 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpI2f, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xb06 && matches!(sm, 70 | 72) => return decode_form:: < OpI2f, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb07 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpFrnd, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xb07 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpFrnd, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xb07 && matches!(sm, 70 | 72) => return decode_form:: < OpFrnd, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80100000000000000000fff == 0xb08 && matches!(sm, 90) => decode_form:: <
-        OpMufu, 9 > (w, sm)
-    );
-    try_form!(
         w & 0x80000000000000000000fff == 0xb08 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpMufu, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0xb08 && matches!(sm, 90) => decode_form:: <
+        OpMufu, 9 > (w, sm)
     );
     try_form!(
         w & 0xfff == 0xb08 && matches!(sm, 70 | 72) => return decode_form:: < OpMufu, 2 >
@@ -16921,68 +18267,108 @@ fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb09 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xb09 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpPopc, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xb09 && matches!(sm, 70 | 72) => return decode_form:: < OpPopc, 2 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb10 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xb10 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpF2f64, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xb10 && matches!(sm, 70 | 72) => return decode_form:: < OpF2f64, 2
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb11 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xb11 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpF2i64, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xb11 && matches!(sm, 70 | 72) => return decode_form:: < OpF2i64, 2
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb12 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xb12 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpI2f64, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xb12 && matches!(sm, 70 | 72) => return decode_form:: < OpI2f64, 2
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb13 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpFrnd64, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xb13 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpFrnd64, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xb13 && matches!(sm, 70 | 72) => return decode_form:: < OpFrnd64, 2
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x801e0000000000000000fff == 0x20000000000000000b1d && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpBarArv, 0 > (w, sm)
+        w & 0x801e0000000000000000fff == 0x20000000000000000b1d && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        OpBarArv, 0 > (w, sm)
     );
     try_form!(
-        w & 0x800e0000000000000000fff == 0x40000000000000000b1d && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpBarRed, 0 > (w, sm)
+        w & 0x1e0000000000000000fff == 0x20000000000000000b1d && matches!(sm, 70 | 72 |
+        75) => decode_form:: < OpBarArv, 0 > (w, sm)
     );
     try_form!(
-        w & 0x800e0000000000000000fff == 0xb1d && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x800e0000000000000000fff == 0x40000000000000000b1d && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        OpBarRed, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800e0000000000000000fff == 0xb1d && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpBarSync, 0 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0xe0000000000000000fff == 0x40000000000000000b1d && matches!(sm, 70 | 72 |
+        75) => decode_form:: < OpBarRed, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xe0000000000000000fff == 0xb1d && matches!(sm, 70 | 72 | 75) => return
         decode_form:: < OpBarSync, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb48 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => return decode_form:: < OpWarpsync, 3 > (w, sm)
+        w & 0x80000000000000000000fff == 0xb48 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => decode_form:: < OpWarpsync, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xb48 && matches!(sm, 70 | 72) => return decode_form:: < OpWarpsync,
+        3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000030000fff == 0xb56 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpBmov, 2 > (w, sm)
+        w & 0x80000000000000030000fff == 0xb56 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpBmov, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x30000fff == 0xb56 && matches!(sm, 70 | 72) => return decode_form:: <
+        OpBmov, 2 > (w, sm)
     );
     None
 }
@@ -16996,50 +18382,78 @@ fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpNanosleep, 6 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0xb5d && matches!(sm, 70 | 72 | 75) => return
-        decode_form:: < OpNanosleep, 10 > (w, sm)
+        w & 0x80000000000000000000fff == 0xb5d && matches!(sm, 75) => decode_form:: <
+        OpNanosleep, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xb5d && matches!(sm, 70 | 72) => return decode_form:: <
+        OpNanosleep, 10 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpTex, 0 > (w, sm)
+        w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpTex, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0xb60 && matches!(sm, 70 | 72) => return decode_form:: <
+        OpTex, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpTld4, 0 > (w, sm)
+        w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpTld4, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0xb63 && matches!(sm, 70 | 72) => return decode_form:: <
+        OpTld4, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpTld, 0 > (w, sm)
+        w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpTld, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0xb66 && matches!(sm, 70 | 72) => return decode_form:: <
+        OpTld, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpTmml, 0 > (w, sm)
+        w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpTmml, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0xb69 && matches!(sm, 70 | 72) => return decode_form:: <
+        OpTmml, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpTxd, 0 > (w, sm)
+        w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpTxd, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0xb6c && matches!(sm, 70 | 72) => return decode_form:: <
+        OpTxd, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return decode_form:: < OpTxq, 0 > (w, sm)
+        w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpTxq, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0xb6f && matches!(sm, 70 | 72) => return decode_form:: <
+        OpTxq, 0 > (w, sm)
     );
     None
 }
@@ -17057,12 +18471,12 @@ fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpSuldB, 0 > (w, sm)
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 75) => decode_form:: <
+        OpSuldB, 0 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpSuldB, 1 > (w, sm)
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 75) => decode_form:: <
+        OpSuldB, 1 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
@@ -17073,8 +18487,12 @@ fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
         90) => decode_form:: < OpSuldB, 3 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 72 | 75) =>
-        decode_form:: < OpSustB, 0 > (w, sm)
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 75) => decode_form:: <
+        OpSustB, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 75) => decode_form:: <
+        OpSustB, 1 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
@@ -17085,20 +18503,39 @@ fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
         90) => decode_form:: < OpSustB, 3 > (w, sm)
     );
     try_form!(
-        w & 0xff0 == 0xb90 && matches!(sm, 70 | 72 | 75) => return decode_form:: <
-        OpSustB, 1 > (w, sm)
+        w & 0xff0 == 0xb90 && matches!(sm, 70 | 72) => decode_form:: < OpSuldB, 0 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0xff0 == 0xb90 && matches!(sm, 70 | 72) => decode_form:: < OpSuldB, 1 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0xff0 == 0xb90 && matches!(sm, 70 | 72) => decode_form:: < OpSustB, 0 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0xff0 == 0xb90 && matches!(sm, 70 | 72) => return decode_form:: < OpSustB, 1
+        > (w, sm)
     );
     None
 }
 fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x90100000000000000000fff == 0x80000000000000000000c02 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpMov, 3 > (w, sm)
+        w & 0x90100000000000000000fff == 0x80000000000000000000c02 && matches!(sm, 107 |
+        120 | 121) => decode_form:: < OpMov, 3 > (w, sm)
     );
     try_form!(
         w & 0x90100000000000000000fff == 0x80100000000000000000c02 && matches!(sm, 107 |
-        120 | 121) => return decode_form:: < OpMov64, 1 > (w, sm)
+        120 | 121) => decode_form:: < OpMov64, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x90000000000000000000fff == 0x80000000000000000000c02 && matches!(sm, 100 |
+        101 | 103 | 110) => decode_form:: < OpMov, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000c02 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpMov, 3 > (w, sm)
     );
     None
 }
@@ -17136,9 +18573,8 @@ fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000020000000000000fff == 0x80000000000000000000c09 && matches!(sm, 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpFmnmx, 11 > (w, sm)
+        w & 0x80000020000000000000fff == 0x80000000000000000000c09 && matches!(sm, 90 |
+        100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFmnmx, 11 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c09 && matches!(sm, 75) =>
@@ -17146,7 +18582,11 @@ fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c09 && matches!(sm, 80) =>
-        return decode_form:: < OpFmnmx, 7 > (w, sm)
+        decode_form:: < OpFmnmx, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000c09 && matches!(sm, 86 |
+        87 | 88 | 89) => return decode_form:: < OpFmnmx, 11 > (w, sm)
     );
     None
 }
@@ -17168,26 +18608,38 @@ fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80100000000000000000fff == 0x80000000000000000000c0c && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpIsetp, 3 > (w, sm)
+        w & 0x80100000000000000000fff == 0x80000000000000000000c0c && matches!(sm, 107 |
+        120 | 121) => decode_form:: < OpIsetp, 3 > (w, sm)
     );
     try_form!(
         w & 0x80100000000000000000fff == 0x80100000000000000000c0c && matches!(sm, 107 |
-        120 | 121) => return decode_form:: < OpIsetp64, 2 > (w, sm)
+        120 | 121) => decode_form:: < OpIsetp64, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000c0c && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: <
+        OpIsetp, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x80000000000000000000c10 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpIadd3, 3 > (w, sm)
+        w & 0x80014000000000000000fff == 0x80000000000000000000c10 && matches!(sm, 100 |
+        103 | 107) => decode_form:: < OpIadd3, 3 > (w, sm)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x80004000000000000000c10 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpIadd3x, 3 > (w, sm)
+        w & 0x80014000000000000000fff == 0x80004000000000000000c10 && matches!(sm, 100 |
+        103 | 107) => decode_form:: < OpIadd3x, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80000000000000000000c10 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpIadd3,
+        3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80004000000000000000c10 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => return decode_form:: <
+        OpIadd3x, 3 > (w, sm)
     );
     None
 }
@@ -17264,9 +18716,13 @@ fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80020000000000000000fff == 0x80000000000000000000c19 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpShf, 3 > (w, sm)
+        w & 0x80020000000000000000fff == 0x80000000000000000000c19 && matches!(sm, 100 |
+        103 | 107) => decode_form:: < OpShf, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000c19 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => return decode_form:: <
+        OpShf, 3 > (w, sm)
     );
     None
 }
@@ -17296,35 +18752,54 @@ fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80210000000000000000fff == 0x80000000000000000000c23 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpFfma, 3 > (w, sm)
+        w & 0x80210000000000000000fff == 0x80000000000000000000c23 && matches!(sm, 100 |
+        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFfma, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x80000000000000000000c23 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpFfma, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x80000000000000000000c24 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpImad, 3 > (w, sm)
+        w & 0x80014000000000000000fff == 0x80000000000000000000c24 && matches!(sm, 100 |
+        103 | 107) => decode_form:: < OpImad, 3 > (w, sm)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x80004000000000000000c24 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpImadx, 3 > (w, sm)
+        w & 0x80014000000000000000fff == 0x80004000000000000000c24 && matches!(sm, 100 |
+        103 | 107) => decode_form:: < OpImadx, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80000000000000000000c24 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpImad, 3
+        > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80004000000000000000c24 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => return decode_form:: <
+        OpImadx, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm435(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x80000000000000000000c25 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpImadWide, 3 > (w, sm)
+        w & 0x80014000000000000000fff == 0x80000000000000000000c25 && matches!(sm, 100 |
+        103 | 107) => decode_form:: < OpImadWide, 3 > (w, sm)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x80004000000000000000c25 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpImadWideX, 3 > (w, sm)
+        w & 0x80014000000000000000fff == 0x80004000000000000000c25 && matches!(sm, 100 |
+        103 | 107) => decode_form:: < OpImadWideX, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80000000000000000000c25 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => decode_form:: <
+        OpImadWide, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80004000000000000000c25 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => return decode_form:: <
+        OpImadWideX, 3 > (w, sm)
     );
     None
 }
@@ -17395,12 +18870,16 @@ fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm441(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x84000000000000000000fff == 0x80000000000000000000c32 && matches!(sm, 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpHmul2, 7 > (w, sm)
+        w & 0x84000000000000000000fff == 0x80000000000000000000c32 && matches!(sm, 107)
+        => decode_form:: < OpHmul2, 7 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c32 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89) => return decode_form:: < OpHmul2, 3 > (w, sm)
+        80 | 86 | 87 | 88 | 89) => decode_form:: < OpHmul2, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000c32 && matches!(sm, 90 |
+        100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpHmul2, 7 > (w, sm)
     );
     None
 }
@@ -17448,34 +18927,60 @@ fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xefff6008000000000000fff == 0xc2070000000000000000c3e && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpPack4, 2 > (w, sm)
+        w & 0xefff6008000000000000fff == 0xc2070000000000000000c3e && matches!(sm, 107)
+        => decode_form:: < OpF2fpPack4, 2 > (w, sm)
     );
     try_form!(
-        w & 0xefe46008000000000000fff == 0x80000000000000000000c3e && matches!(sm, 80 |
-        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpF2fp, 3 > (w, sm)
+        w & 0xeeff6000000000000000fff == 0xc2070000000000000000c3e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpPack4, 2 > (w, sm)
     );
     try_form!(
-        w & 0xefe46008000000000000fff == 0x80040000000000000000c3e && matches!(sm, 80 |
-        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpF2fpMerge, 3 > (w, sm)
+        w & 0xeee46008000000000000fff == 0x80000000000000000000c3e && matches!(sm, 107)
+        => decode_form:: < OpF2fp, 3 > (w, sm)
     );
     try_form!(
-        w & 0xe1e46008000000000000fff == 0xc0040000000000000000c3e && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpPack8, 6 > (w, sm)
+        w & 0xeee46008000000000000fff == 0x80040000000000000000c3e && matches!(sm, 107)
+        => decode_form:: < OpF2fpMerge, 3 > (w, sm)
     );
     try_form!(
-        w & 0xe3646008000000000000fff == 0xc0002000000000000000c3e && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack8, 6 > (w, sm)
+        w & 0xeee46000000000000000fff == 0x80000000000000000000c3e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fp, 3 > (w, sm)
     );
     try_form!(
-        w & 0xe33e0000000000000000fff == 0xa0000000000000000000c3e && matches!(sm, 100 |
+        w & 0xeee46000000000000000fff == 0x80040000000000000000c3e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpMerge, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xe1e46008000000000000fff == 0xc0040000000000000000c3e && matches!(sm, 107)
+        => decode_form:: < OpF2fpPack8, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xe3646008000000000000fff == 0xc0002000000000000000c3e && matches!(sm, 107)
+        => decode_form:: < OpF2fpUnpack8, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xec246000000000000000fff == 0x80000000000000000000c3e && matches!(sm, 89 |
+        90) => decode_form:: < OpF2fp, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xec246000000000000000fff == 0x80040000000000000000c3e && matches!(sm, 89 |
+        90) => decode_form:: < OpF2fpMerge, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xe0e46000000000000000fff == 0xc0040000000000000000c3e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpPack8, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xe23e0000000000000000fff == 0xa0000000000000000000c3e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack, 6 > (w, sm)
     );
     try_form!(
-        w & 0xe33e0000000000000000fff == 0xa0000000000000000000c3e && matches!(sm, 100 |
+        w & 0xe23e0000000000000000fff == 0xa0000000000000000000c3e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack4, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xe2646000000000000000fff == 0xc0002000000000000000c3e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpUnpack8, 6 > (w, sm)
     );
     try_form!(
         w & 0xe0246000000000000000fff == 0xc0040000000000000000c3e && matches!(sm, 89 |
@@ -17487,7 +18992,23 @@ fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xe0246000000000000000fff == 0xc0002000000000000000c3e && matches!(sm, 89 |
-        90) => return decode_form:: < OpF2fpUnpack8, 3 > (w, sm)
+        90) => decode_form:: < OpF2fpUnpack8, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x84240000000000000000fff == 0x80000000000000000000c3e && matches!(sm, 86 |
+        87 | 88) => decode_form:: < OpF2fp, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x84240000000000000000fff == 0x80040000000000000000c3e && matches!(sm, 86 |
+        87 | 88) => decode_form:: < OpF2fpMerge, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80240000000000000000fff == 0x80000000000000000000c3e && matches!(sm, 80) =>
+        decode_form:: < OpF2fp, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80240000000000000000fff == 0x80040000000000000000c3e && matches!(sm, 80) =>
+        return decode_form:: < OpF2fpMerge, 3 > (w, sm)
     );
     None
 }
@@ -17670,12 +19191,16 @@ fn decode_sm70_arm463(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm464(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80100000000000000000fff == 0x80000000000000000000d08 && matches!(sm, 90 |
-        100 | 101 | 107 | 110 | 120 | 121) => decode_form:: < OpMufu, 10 > (w, sm)
+        w & 0x80100000000000000000fff == 0x80000000000000000000d08 && matches!(sm, 107)
+        => decode_form:: < OpMufu, 10 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d08 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d08 && matches!(sm, 90 |
+        100 | 101 | 110 | 120 | 121) => decode_form:: < OpMufu, 10 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d08 && matches!(sm, 103)
@@ -17856,51 +19381,77 @@ fn decode_sm70_arm482(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm483(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80020000000000000000fff == 0x80000000000000000000e19 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpShf, 6 > (w, sm)
+        w & 0x80020000000000000000fff == 0x80000000000000000000e19 && matches!(sm, 100 |
+        103 | 107) => decode_form:: < OpShf, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000e19 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => return decode_form:: <
+        OpShf, 6 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm484(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80200000000000000000fff == 0x80000000000000000000e21 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpFadd, 3 > (w, sm)
+        w & 0x80200000000000000000fff == 0x80000000000000000000e21 && matches!(sm, 100 |
+        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFadd, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000e21 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpFadd, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm485(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80210000000000000000fff == 0x80000000000000000000e23 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpFfma, 6 > (w, sm)
+        w & 0x80210000000000000000fff == 0x80000000000000000000e23 && matches!(sm, 100 |
+        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFfma, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x80000000000000000000e23 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpFfma, 6 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm486(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x80000000000000000000e24 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpImad, 6 > (w, sm)
+        w & 0x80014000000000000000fff == 0x80000000000000000000e24 && matches!(sm, 100 |
+        103 | 107) => decode_form:: < OpImad, 6 > (w, sm)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x80004000000000000000e24 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpImadx, 6 > (w, sm)
+        w & 0x80014000000000000000fff == 0x80004000000000000000e24 && matches!(sm, 100 |
+        103 | 107) => decode_form:: < OpImadx, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80000000000000000000e24 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => decode_form:: < OpImad, 6
+        > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80004000000000000000e24 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => return decode_form:: <
+        OpImadx, 6 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm487(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x80000000000000000000e25 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpImadWide, 5 > (w, sm)
+        w & 0x80014000000000000000fff == 0x80000000000000000000e25 && matches!(sm, 100 |
+        103 | 107) => decode_form:: < OpImadWide, 5 > (w, sm)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x80004000000000000000e25 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpImadWideX, 5 > (w, sm)
+        w & 0x80014000000000000000fff == 0x80004000000000000000e25 && matches!(sm, 100 |
+        103 | 107) => decode_form:: < OpImadWideX, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80000000000000000000e25 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => decode_form:: <
+        OpImadWide, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80004000000000000000e25 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => return decode_form:: <
+        OpImadWideX, 5 > (w, sm)
     );
     None
 }
@@ -18067,9 +19618,13 @@ fn decode_sm70_arm501(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm502(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000030000fff == 0xf56 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        decode_form:: < OpBmov, 3 > (w, sm)
+        w & 0x80000000000000030000fff == 0xf56 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpBmov, 3 >
+        (w, sm)
+    );
+    try_form!(
+        w & 0x30000fff == 0xf56 && matches!(sm, 70 | 72) => return decode_form:: <
+        OpBmov, 3 > (w, sm)
     );
     None
 }
@@ -19218,20 +20773,24 @@ fn print_sm70_arm3(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form:: < OpStg, 1 > (w, sm, at, out)
     );
     try_form!(
+        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
+        print_form:: < OpStg, 8 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
         OpStg, 9 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72 | 75)
-        => return print_form:: < OpStg, 8 > (w, sm, at, out)
+        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpStg, 8 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 70 | 72 |
-        75) => print_form:: < OpStg, 0 > (w, sm, at, out)
+        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 75) =>
+        print_form:: < OpStg, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 80 | 86 |
@@ -19242,8 +20801,16 @@ fn print_sm70_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         | 103 | 107 | 110 | 120 | 121) => print_form:: < OpStg, 7 > (w, sm, at, out)
     );
     try_form!(
+        w & 0x10000000000000001ff == 0x1000000000000000186 && matches!(sm, 70 | 72) =>
+        print_form:: < OpStg, 0 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0x800010000000000000001fc == 0x80001000000000000000184 && matches!(sm, 75) =>
         print_form:: < OpStg, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
+        print_form:: < OpStg, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
@@ -19251,15 +20818,15 @@ fn print_sm70_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         OpStg, 9 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72 | 75)
-        => return print_form:: < OpStg, 8 > (w, sm, at, out)
+        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpStg, 8 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72 |
-        75) => print_form:: < OpAtomg, 0 > (w, sm, at, out)
+        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 75) =>
+        print_form:: < OpAtomg, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 | 86 |
@@ -19272,14 +20839,18 @@ fn print_sm70_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0x1ff == 0x188 && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 |
-        103 | 107 | 110 | 120 | 121) => return print_form:: < OpSts, 0 > (w, sm, at, out)
+        103 | 107 | 110 | 120 | 121) => print_form:: < OpSts, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpAtomg, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72 |
-        75) => print_form:: < OpAtomg, 0 > (w, sm, at, out)
+        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 75) =>
+        print_form:: < OpAtomg, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 | 86 |
@@ -19287,8 +20858,12 @@ fn print_sm70_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 | 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return print_form:: < OpAtomg, 3 > (w, sm,
-        at, out)
+        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpAtomg, 3 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x10000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpAtomg, 0 > (w, sm, at, out)
     );
     None
 }
@@ -19381,8 +20956,8 @@ fn print_sm70_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x800000000000000000001ff == 0x1aa && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => print_form:: < OpQspc, 0 > (w, sm, at, out)
+        w & 0x800000000000000000001ff == 0x1aa && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => print_form:: < OpQspc, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x800000000000000000001ff == 0x1aa && matches!(sm, 90 | 100 | 101 | 103 | 107
@@ -19398,8 +20973,8 @@ fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         at, out)
     );
     try_form!(
-        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72 |
-        75) => print_form:: < OpAtomg, 0 > (w, sm, at, out)
+        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 75) =>
+        print_form:: < OpAtomg, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 | 86 |
@@ -19407,8 +20982,16 @@ fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 | 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return print_form:: < OpAtomg, 3 > (w, sm,
+        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpAtomg, 3 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x1ff == 0x1aa && matches!(sm, 70 | 72) => print_form:: < OpQspc, 0 > (w, sm,
         at, out)
+    );
+    try_form!(
+        w & 0x10000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpAtomg, 0 > (w, sm, at, out)
     );
     None
 }
@@ -19486,157 +21069,253 @@ fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x90100000000000000000fff == 0x202 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpMov, 0 > (w, sm, at, out)
+        w & 0x90100000000000000000fff == 0x202 && matches!(sm, 107 | 120 | 121) =>
+        print_form:: < OpMov, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x90100000000000000000fff == 0x100000000000000000202 && matches!(sm, 107 |
-        120 | 121) => return print_form:: < OpMov64, 0 > (w, sm, at, out)
+        120 | 121) => print_form:: < OpMov64, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x90000000000000000000fff == 0x202 && matches!(sm, 100 | 101 | 103 | 110) =>
+        print_form:: < OpMov, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x202 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpMov, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x202 && matches!(sm, 70 | 72) => return print_form:: < OpMov, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x203 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpP2r, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x203 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpP2r, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x203 && matches!(sm, 70 | 72) => return print_form:: < OpP2r, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x204 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpR2p, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x204 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpR2p, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x204 && matches!(sm, 70 | 72) => return print_form:: < OpR2p, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x207 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpSel, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x207 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpSel, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x207 && matches!(sm, 70 | 72) => return print_form:: < OpSel, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x8010300c000000000000fff == 0x208 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x8010300c000000000000fff == 0x208 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFsel, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10300c000000000000fff == 0x208 && matches!(sm, 70 | 72) => return
         print_form:: < OpFsel, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000020000000000000fff == 0x209 && matches!(sm, 86 | 87 | 88 | 89 | 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFmnmx, 8 > (w, sm,
-        at, out)
+        w & 0x80000020000000000000fff == 0x209 && matches!(sm, 90 | 100 | 101 | 103 | 107
+        | 110 | 120 | 121) => print_form:: < OpFmnmx, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x209 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpFmnmx, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x209 && matches!(sm, 75) => print_form:: <
+        OpFmnmx, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x209 && matches!(sm, 80) => return print_form::
-        < OpFmnmx, 4 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x209 && matches!(sm, 80) => print_form:: <
+        OpFmnmx, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x209 && matches!(sm, 86 | 87 | 88 | 89) =>
+        print_form:: < OpFmnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x209 && matches!(sm, 70 | 72) => return print_form:: < OpFmnmx, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x20a && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpFset, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x20a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFset, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x20a && matches!(sm, 70 | 72) => return print_form:: < OpFset, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x20b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpFsetp, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x20b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFsetp, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x20b && matches!(sm, 70 | 72) => return print_form:: < OpFsetp, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80100000000000000000fff == 0x20c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpIsetp, 0 > (w, sm, at, out)
+        w & 0x80100000000000000000fff == 0x20c && matches!(sm, 107 | 120 | 121) =>
+        print_form:: < OpIsetp, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80100000000000000000fff == 0x10000000000000000020c && matches!(sm, 107 |
-        120 | 121) => return print_form:: < OpIsetp64, 0 > (w, sm, at, out)
+        120 | 121) => print_form:: < OpIsetp64, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x20c && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpIsetp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x20c && matches!(sm, 70 | 72) => return print_form:: < OpIsetp, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x210 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        w & 0x80014000000000000000fff == 0x210 && matches!(sm, 100 | 103 | 107) =>
+        print_form:: < OpIadd3, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80014000000000000000fff == 0x4000000000000000210 && matches!(sm, 100 | 103
+        | 107) => print_form:: < OpIadd3x, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x210 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpIadd3, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x4000000000000000210 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpIadd3x, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x210 && matches!(sm, 70 | 72) => print_form:: <
         OpIadd3, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000210 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x4000000000000000fff == 0x4000000000000000210 && matches!(sm, 70 | 72) =>
         return print_form:: < OpIadd3x, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80107000000000000000fff == 0x211 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        w & 0x80107000000000000000fff == 0x211 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLea, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80107000000000000000fff == 0x4000000000000000211 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form::
+        < OpLeaX, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x107000000000000000fff == 0x211 && matches!(sm, 70 | 72) => print_form:: <
         OpLea, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80107000000000000000fff == 0x4000000000000000211 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpLeaX, 0 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x80105000000000000000fff == 0x100000000000000000211 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x80105000000000000000fff == 0x100000000000000000211 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
         print_form:: < OpLeaHi, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80105000000000000000fff == 0x104000000000000000211 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        return print_form:: < OpLeaHiX, 0 > (w, sm, at, out)
+        w & 0x80105000000000000000fff == 0x104000000000000000211 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        print_form:: < OpLeaHiX, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x107000000000000000fff == 0x4000000000000000211 && matches!(sm, 70 | 72) =>
+        print_form:: < OpLeaX, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x105000000000000000fff == 0x100000000000000000211 && matches!(sm, 70 | 72)
+        => print_form:: < OpLeaHi, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x105000000000000000fff == 0x104000000000000000211 && matches!(sm, 70 | 72)
+        => return print_form:: < OpLeaHiX, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x212 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpLop3, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x212 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLop3, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x212 && matches!(sm, 70 | 72) => return print_form:: < OpLop3, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x213 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpIabs, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x213 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpIabs, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x213 && matches!(sm, 70 | 72) => return print_form:: < OpIabs, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x214 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: < OpVabsdiff, 0
-        > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x214 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpVabsdiff, 0 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0xfff == 0x214 && matches!(sm, 70 | 72) => return print_form:: < OpVabsdiff,
+        0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x216 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpPrmt, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x216 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpPrmt, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x216 && matches!(sm, 70 | 72) => return print_form:: < OpPrmt, 0 >
+        (w, sm, at, out)
     );
     None
 }
@@ -19650,90 +21329,161 @@ fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         | 121) => print_form:: < OpImnmx64, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x217 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: < OpImnmx, 0 > (w,
+        w & 0x80000000000000000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpImnmx, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x217 && matches!(sm, 72) => return print_form:: < OpImnmx, 0 > (w,
         sm, at, out)
     );
     None
 }
 fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80020000000000000000fff == 0x219 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x80020000000000000000fff == 0x219 && matches!(sm, 100 | 103 | 107) =>
         print_form:: < OpShf, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x219 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpShf, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x219 && matches!(sm, 70 | 72) => return print_form:: < OpShf, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x21a && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpSgxt, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x21a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpSgxt, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x21a && matches!(sm, 70 | 72) => return print_form:: < OpSgxt, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x21b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpBmsk, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x21b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpBmsk, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x21b && matches!(sm, 70 | 72) => return print_form:: < OpBmsk, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x21f && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpPlop3Sign, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x21f && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpPlop3Sign,
+        0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x21f && matches!(sm, 70 | 72) => return print_form:: < OpPlop3Sign,
+        0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x87010000000000000000fff == 0x4000000000000000000220 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        return print_form:: < OpFmul, 0 > (w, sm, at, out)
+        w & 0x87010000000000000000fff == 0x4000000000000000000220 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        print_form:: < OpFmul, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x7010000000000000000fff == 0x4000000000000000000220 && matches!(sm, 70 | 72)
+        => return print_form:: < OpFmul, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80200000000000000000fff == 0x221 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpFadd, 0 > (w, sm, at, out)
+        w & 0x80200000000000000000fff == 0x221 && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => print_form:: < OpFadd, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x221 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpFadd, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x221 && matches!(sm, 70 | 72) => return print_form:: < OpFadd, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80210000000000000000fff == 0x223 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x80210000000000000000fff == 0x223 && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => print_form:: < OpFfma, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x223 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpFfma, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000000fff == 0x223 && matches!(sm, 70 | 72) => return
         print_form:: < OpFfma, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x224 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        w & 0x80014000000000000000fff == 0x224 && matches!(sm, 100 | 103 | 107) =>
+        print_form:: < OpImad, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80014000000000000000fff == 0x4000000000000000224 && matches!(sm, 100 | 103
+        | 107) => print_form:: < OpImadx, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x224 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpImad, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x4000000000000000224 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpImadx, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x224 && matches!(sm, 70 | 72) => print_form:: <
         OpImad, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000224 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x4000000000000000fff == 0x4000000000000000224 && matches!(sm, 70 | 72) =>
         return print_form:: < OpImadx, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x225 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        w & 0x80014000000000000000fff == 0x225 && matches!(sm, 100 | 103 | 107) =>
+        print_form:: < OpImadWide, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80014000000000000000fff == 0x4000000000000000225 && matches!(sm, 100 | 103
+        | 107) => print_form:: < OpImadWideX, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x225 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpImadWide, 0 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x4000000000000000225 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpImadWideX, 0
+        > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x225 && matches!(sm, 70 | 72) => print_form:: <
         OpImadWide, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000225 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x4000000000000000fff == 0x4000000000000000225 && matches!(sm, 70 | 72) =>
         return print_form:: < OpImadWideX, 0 > (w, sm, at, out)
     );
     None
@@ -19761,57 +21511,77 @@ fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80004000000000000000fff == 0x227 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return print_form:: <
+        w & 0x80004000000000000000fff == 0x227 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpImadHi, 0
+        > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x227 && matches!(sm, 72) => return print_form:: <
         OpImadHi, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x228 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110) => print_form:: < OpDmul, 0 >
-        (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x228 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110) => print_form:: < OpDmul, 0 > (w, sm, at,
+        out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x228 && matches!(sm, 120 | 121) => return
-        print_form:: < OpDmul, 4 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x228 && matches!(sm, 120 | 121) => print_form::
+        < OpDmul, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x228 && matches!(sm, 70 | 72) => return print_form:: < OpDmul, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x229 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110) => print_form:: < OpDadd, 0 >
-        (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x229 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110) => print_form:: < OpDadd, 0 > (w, sm, at,
+        out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x229 && matches!(sm, 120 | 121) => return
-        print_form:: < OpDadd, 4 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x229 && matches!(sm, 120 | 121) => print_form::
+        < OpDadd, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x229 && matches!(sm, 70 | 72) => return print_form:: < OpDadd, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x22a && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110) => print_form:: < OpDsetp, 3 >
-        (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x22a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110) => print_form:: < OpDsetp, 3 > (w, sm, at,
+        out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x22a && matches!(sm, 120 | 121) => return
-        print_form:: < OpDsetp, 6 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x22a && matches!(sm, 120 | 121) => print_form::
+        < OpDsetp, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x22a && matches!(sm, 70 | 72) => return print_form:: < OpDsetp, 3 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x22b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110) => print_form:: < OpDfma, 0 >
-        (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x22b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110) => print_form:: < OpDfma, 0 > (w, sm, at,
+        out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x22b && matches!(sm, 120 | 121) => return
-        print_form:: < OpDfma, 7 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x22b && matches!(sm, 120 | 121) => print_form::
+        < OpDfma, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x22b && matches!(sm, 70 | 72) => return print_form:: < OpDfma, 0 >
+        (w, sm, at, out)
     );
     None
 }
@@ -19826,8 +21596,8 @@ fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         88 | 89) => print_form:: < OpHadd2F32, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x230 && matches!(sm, 70 | 72 | 75 | 80) =>
-        print_form:: < OpHadd2, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x230 && matches!(sm, 75 | 80) => print_form:: <
+        OpHadd2, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x230 && matches!(sm, 86 | 87 | 88 | 89) =>
@@ -19835,14 +21605,18 @@ fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x230 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return print_form:: < OpHadd2, 8 > (w, sm, at, out)
+        | 110 | 120 | 121) => print_form:: < OpHadd2, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x230 && matches!(sm, 70 | 72) => return print_form:: < OpHadd2, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x231 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpHfma2, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x231 && matches!(sm, 75) => print_form:: <
+        OpHfma2, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x231 && matches!(sm, 80) => print_form:: <
@@ -19854,40 +21628,60 @@ fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x231 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return print_form:: < OpHfma2, 21 > (w, sm, at, out)
+        | 110 | 120 | 121) => print_form:: < OpHfma2, 21 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x231 && matches!(sm, 70 | 72) => return print_form:: < OpHfma2, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x84000000000000000000fff == 0x232 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => print_form:: < OpHmul2, 4 > (w, sm, at, out)
+        w & 0x84000000000000000000fff == 0x232 && matches!(sm, 107) => print_form:: <
+        OpHmul2, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x232 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => return print_form:: < OpHmul2, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x232 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => print_form:: < OpHmul2, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x232 && matches!(sm, 90 | 100 | 101 | 103 | 110
+        | 120 | 121) => print_form:: < OpHmul2, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x232 && matches!(sm, 70 | 72) => return print_form:: < OpHmul2, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x233 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => print_form:: < OpHset2, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x233 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => print_form:: < OpHset2, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x233 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return print_form:: < OpHset2, 4 > (w, sm, at, out)
+        | 110 | 120 | 121) => print_form:: < OpHset2, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x233 && matches!(sm, 70 | 72) => return print_form:: < OpHset2, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x234 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => print_form:: < OpHsetp2, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x234 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => print_form:: < OpHsetp2, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x234 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return print_form:: < OpHsetp2, 4 > (w, sm, at, out)
+        | 110 | 120 | 121) => print_form:: < OpHsetp2, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x234 && matches!(sm, 70 | 72) => return print_form:: < OpHsetp2, 0
+        > (w, sm, at, out)
     );
     None
 }
@@ -19947,8 +21741,8 @@ fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf8001000004000000000fff == 0x1000000000000000237 && matches!(sm, 80 | 86 |
-        87 | 88 | 89) => print_form:: < OpImmaSp, 0 > (w, sm, at, out)
+        w & 0xf8001000004000000000fff == 0x1000000000000000237 && matches!(sm, 86 | 87 |
+        88 | 89) => print_form:: < OpImmaSp, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xf8001000004000000000fff == 0x1000000000000000237 && matches!(sm, 90) =>
@@ -19959,7 +21753,7 @@ fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         | 103 | 107 | 110) => print_form:: < OpImmaSp, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xf8001000000000000000fff == 0x237 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        w & 0xf8001000000000000000fff == 0x237 && matches!(sm, 86 | 87 | 88 | 89) =>
         print_form:: < OpImma, 1 > (w, sm, at, out)
     );
     try_form!(
@@ -19979,6 +21773,14 @@ fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         => print_form:: < OpImmaSp, 3 > (w, sm, at, out)
     );
     try_form!(
+        w & 0x80001000004000000000fff == 0x1000000000000000237 && matches!(sm, 80) =>
+        print_form:: < OpImmaSp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80001000000000000000fff == 0x237 && matches!(sm, 80) => print_form:: <
+        OpImma, 1 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0x80000000000000000000fff == 0x237 && matches!(sm, 75) => return print_form::
         < OpImma, 0 > (w, sm, at, out)
     );
@@ -19986,9 +21788,13 @@ fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x238 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return print_form:: <
-        OpI2iSat, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x238 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpI2iSat, 0
+        > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x238 && matches!(sm, 72) => return print_form:: < OpI2iSat, 0 > (w,
+        sm, at, out)
     );
     None
 }
@@ -20009,15 +21815,15 @@ fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         101 | 103 | 107 | 110) => print_form:: < OpHmmaSp, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xf8202000004000000000fff == 0x200000000000000023c && matches!(sm, 80 | 86 |
-        87 | 88 | 89) => print_form:: < OpHmmaSp, 1 > (w, sm, at, out)
+        w & 0xf8202000004000000000fff == 0x200000000000000023c && matches!(sm, 86 | 87 |
+        88 | 89) => print_form:: < OpHmmaSp, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xf8202000000000000000fff == 0x200000000000000023c && matches!(sm, 120 | 121)
         => print_form:: < OpHmmaSp, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xf8002000000000000000fff == 0x23c && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        w & 0xf8002000000000000000fff == 0x23c && matches!(sm, 86 | 87 | 88 | 89) =>
         print_form:: < OpHmma, 1 > (w, sm, at, out)
     );
     try_form!(
@@ -20029,57 +21835,93 @@ fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         < OpHmma, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80c00000000000000000fff == 0x23c && matches!(sm, 75) => return print_form::
-        < OpHmma, 0 > (w, sm, at, out)
+        w & 0x80202000004000000000fff == 0x200000000000000023c && matches!(sm, 80) =>
+        print_form:: < OpHmmaSp, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80c00000000000000000fff == 0x23c && matches!(sm, 75) => print_form:: <
+        OpHmma, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80002000000000000000fff == 0x23c && matches!(sm, 80) => return print_form::
+        < OpHmma, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf8100000000000000000fff == 0x10000000000000000023d && matches!(sm, 80 | 86
-        | 87 | 88 | 89) => print_form:: < OpBmma, 0 > (w, sm, at, out)
+        w & 0xf8100000000000000000fff == 0x10000000000000000023d && matches!(sm, 86 | 87
+        | 88 | 89) => print_form:: < OpBmma, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xf8100000000000000000fff == 0x10000000000000000023d && matches!(sm, 90) =>
-        return print_form:: < OpBmma, 1 > (w, sm, at, out)
+        print_form:: < OpBmma, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80100000000000000000fff == 0x10000000000000000023d && matches!(sm, 80) =>
+        return print_form:: < OpBmma, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xefff6008000000000000fff == 0x4207000000000000000023e && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpPack4, 0 > (w, sm, at,
-        out)
+        w & 0xefff6008000000000000fff == 0x4207000000000000000023e && matches!(sm, 107)
+        => print_form:: < OpF2fpPack4, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xefe46008000000000000fff == 0x23e && matches!(sm, 80 | 86 | 87 | 88 | 89 |
-        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fp, 0 > (w,
-        sm, at, out)
+        w & 0xeeff6000000000000000fff == 0x4207000000000000000023e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fpPack4, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xefe46008000000000000fff == 0x4000000000000000023e && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpF2fpMerge, 0 > (w, sm, at, out)
+        w & 0xeee46008000000000000fff == 0x23e && matches!(sm, 107) => print_form:: <
+        OpF2fp, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xe1e46008000000000000fff == 0x4004000000000000000023e && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpPack8, 4 > (w, sm, at,
-        out)
+        w & 0xeee46008000000000000fff == 0x4000000000000000023e && matches!(sm, 107) =>
+        print_form:: < OpF2fpMerge, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xe3646008000000000000fff == 0x4000200000000000000023e && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack8, 4 > (w, sm,
-        at, out)
+        w & 0xeee46000000000000000fff == 0x23e && matches!(sm, 100 | 101 | 103 | 110 |
+        120 | 121) => print_form:: < OpF2fp, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xe33e0000000000000000fff == 0x2000000000000000000023e && matches!(sm, 100 |
+        w & 0xeee46000000000000000fff == 0x4000000000000000023e && matches!(sm, 100 | 101
+        | 103 | 110 | 120 | 121) => print_form:: < OpF2fpMerge, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xe1e46008000000000000fff == 0x4004000000000000000023e && matches!(sm, 107)
+        => print_form:: < OpF2fpPack8, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xe3646008000000000000fff == 0x4000200000000000000023e && matches!(sm, 107)
+        => print_form:: < OpF2fpUnpack8, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xec246000000000000000fff == 0x23e && matches!(sm, 89 | 90) => print_form:: <
+        OpF2fp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xec246000000000000000fff == 0x4000000000000000023e && matches!(sm, 89 | 90)
+        => print_form:: < OpF2fpMerge, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xe0e46000000000000000fff == 0x4004000000000000000023e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fpPack8, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xe23e0000000000000000fff == 0x2000000000000000000023e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack, 4 > (w, sm,
         at, out)
     );
     try_form!(
-        w & 0xe33e0000000000000000fff == 0x2000000000000000000023e && matches!(sm, 100 |
+        w & 0xe23e0000000000000000fff == 0x2000000000000000000023e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack4, 0 > (w, sm,
         at, out)
+    );
+    try_form!(
+        w & 0xe2646000000000000000fff == 0x4000200000000000000023e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack8, 4 > (w, sm, at,
+        out)
     );
     try_form!(
         w & 0xe0246000000000000000fff == 0x4004000000000000000023e && matches!(sm, 89 |
@@ -20091,13 +21933,29 @@ fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xe0246000000000000000fff == 0x4000200000000000000023e && matches!(sm, 89 |
-        90) => return print_form:: < OpF2fpUnpack8, 0 > (w, sm, at, out)
+        90) => print_form:: < OpF2fpUnpack8, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x84240000000000000000fff == 0x23e && matches!(sm, 86 | 87 | 88) =>
+        print_form:: < OpF2fp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x84240000000000000000fff == 0x4000000000000000023e && matches!(sm, 86 | 87 |
+        88) => print_form:: < OpF2fpMerge, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80240000000000000000fff == 0x23e && matches!(sm, 80) => print_form:: <
+        OpF2fp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80240000000000000000fff == 0x4000000000000000023e && matches!(sm, 80) =>
+        return print_form:: < OpF2fpMerge, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf8000000000000000000fff == 0x23f && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        w & 0xf8000000000000000000fff == 0x23f && matches!(sm, 86 | 87 | 88 | 89) =>
         print_form:: < OpDmma, 0 > (w, sm, at, out)
     );
     try_form!(
@@ -20109,8 +21967,12 @@ fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         110) => print_form:: < OpDmma, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xf8000000000000000000fff == 0x23f && matches!(sm, 120 | 121) => return
-        print_form:: < OpDmma, 3 > (w, sm, at, out)
+        w & 0xf8000000000000000000fff == 0x23f && matches!(sm, 120 | 121) => print_form::
+        < OpDmma, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x23f && matches!(sm, 80) => return print_form::
+        < OpDmma, 0 > (w, sm, at, out)
     );
     None
 }
@@ -20525,68 +22387,100 @@ fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x300 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpFlo, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x300 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFlo, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x300 && matches!(sm, 70 | 72) => return print_form:: < OpFlo, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x301 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpBrev, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x301 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpBrev, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x301 && matches!(sm, 70 | 72) => return print_form:: < OpBrev, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x302 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpFchk, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x302 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFchk, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x302 && matches!(sm, 70 | 72) => return print_form:: < OpFchk, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x304 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpF2f, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x304 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2f, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x304 && matches!(sm, 70 | 72) => return print_form:: < OpF2f, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x305 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpF2i, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x305 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2i, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x305 && matches!(sm, 70 | 72) => return print_form:: < OpF2i, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x306 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpI2f, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x306 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpI2f, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x306 && matches!(sm, 70 | 72) => return print_form:: < OpI2f, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x307 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpFrnd, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x307 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFrnd, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x307 && matches!(sm, 70 | 72) => return print_form:: < OpFrnd, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80100000000000000000fff == 0x308 && matches!(sm, 90 | 100 | 101 | 107 | 110
-        | 120 | 121) => print_form:: < OpMufu, 7 > (w, sm, at, out)
+        w & 0x80100000000000000000fff == 0x308 && matches!(sm, 107) => print_form:: <
+        OpMufu, 7 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x308 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89) => print_form:: < OpMufu, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x308 && matches!(sm, 90 | 100 | 101 | 110 | 120
+        | 121) => print_form:: < OpMufu, 7 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x308 && matches!(sm, 103) => print_form:: <
@@ -20600,41 +22494,61 @@ fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x309 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpPopc, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x309 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpPopc, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x309 && matches!(sm, 70 | 72) => return print_form:: < OpPopc, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x310 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpF2f64, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x310 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2f64, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x310 && matches!(sm, 70 | 72) => return print_form:: < OpF2f64, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x311 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpF2i64, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x311 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2i64, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x311 && matches!(sm, 70 | 72) => return print_form:: < OpF2i64, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x312 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpI2f64, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x312 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpI2f64, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x312 && matches!(sm, 70 | 72) => return print_form:: < OpI2f64, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x313 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpFrnd64, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x313 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFrnd64, 0
+        > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x313 && matches!(sm, 70 | 72) => return print_form:: < OpFrnd64, 0
+        > (w, sm, at, out)
     );
     None
 }
@@ -20670,110 +22584,182 @@ fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x801e0000000000000000fff == 0x2000000000000000031d && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpBarArv, 3 > (w, sm, at, out)
+        w & 0x801e0000000000000000fff == 0x2000000000000000031d && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        OpBarArv, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800e0000000000000000fff == 0x4000000000000000031d && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpBarRed, 4 > (w, sm, at, out)
+        w & 0x1e0000000000000000fff == 0x2000000000000000031d && matches!(sm, 70 | 72 |
+        75) => print_form:: < OpBarArv, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800e0000000000000000fff == 0x31d && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x800e0000000000000000fff == 0x4000000000000000031d && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        OpBarRed, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800e0000000000000000fff == 0x31d && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpBarSync, 4 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xe0000000000000000fff == 0x4000000000000000031d && matches!(sm, 70 | 72 |
+        75) => print_form:: < OpBarRed, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xe0000000000000000fff == 0x31d && matches!(sm, 70 | 72 | 75) => return
         print_form:: < OpBarSync, 4 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x8002000000000ffff000fff == 0xffff000321 && matches!(sm, 70 | 72 | 75 | 80 |
-        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
+        w & 0x8002000000000ffff000fff == 0xffff000321 && matches!(sm, 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpAld, 1 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0x8000000000000ffff000fff == 0xffff000321 && matches!(sm, 75) => print_form::
+        < OpAld, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffff000fff == 0xffff000321 && matches!(sm, 70 | 72) => print_form:: <
         OpAld, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800200000000000ff000fff == 0xff000321 && matches!(sm, 70 | 72 | 75 | 80 |
-        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
+        w & 0x800200000000000ff000fff == 0xff000321 && matches!(sm, 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpAld, 0 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0x800000000000000ff000fff == 0xff000321 && matches!(sm, 75) => print_form:: <
         OpAld, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x8000000000000ff00000fff == 0xff00000321 && matches!(sm, 70 | 72 | 75 | 80 |
-        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
+        w & 0x8000000000000ff00000fff == 0xff00000321 && matches!(sm, 75 | 80 | 86 | 87 |
+        88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpAld, 2 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff000fff == 0xff000321 && matches!(sm, 70 | 72) => print_form:: < OpAld, 0
+        > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff00000fff == 0xff00000321 && matches!(sm, 70 | 72) => print_form:: <
         OpAld, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x8000c000000000000000fff == 0x321 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
-        OpAld, 3 > (w, sm, at, out)
+        w & 0x8000c000000000000000fff == 0x321 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpAld, 3 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0xc000000000000000fff == 0x321 && matches!(sm, 70 | 72) => return
+        print_form:: < OpAld, 3 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x800200000000000ff000fff == 0xff000322 && matches!(sm, 70 | 72 | 75 | 80 |
-        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
+        w & 0x800200000000000ff000fff == 0xff000322 && matches!(sm, 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpAst, 0 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0x800000000000000ff000fff == 0xff000322 && matches!(sm, 75) => print_form:: <
         OpAst, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000ff0000000000000fff == 0xff0000000000000322 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
+        w & 0x80000ff0000000000000fff == 0xff0000000000000322 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
+        OpAst, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff000fff == 0xff000322 && matches!(sm, 70 | 72) => print_form:: < OpAst, 0
+        > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff0000000000000fff == 0xff0000000000000322 && matches!(sm, 70 | 72) =>
         print_form:: < OpAst, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x8000c000000000000000fff == 0x322 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
-        OpAst, 2 > (w, sm, at, out)
+        w & 0x8000c000000000000000fff == 0x322 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpAst, 2 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0xc000000000000000fff == 0x322 && matches!(sm, 70 | 72) => return
+        print_form:: < OpAst, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x8000000000000ff00000fff == 0xff00000324 && matches!(sm, 70 | 72 | 75 | 80 |
-        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
+        w & 0x8000000000000ff00000fff == 0xff00000324 && matches!(sm, 75 | 80 | 86 | 87 |
+        88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpOut, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff00000fff == 0xff00000324 && matches!(sm, 70 | 72) => print_form:: <
         OpOut, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x324 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
-        OpOut, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x324 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpOut, 0 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x324 && matches!(sm, 70 | 72) => return print_form:: < OpOut, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x326 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
-        OpIpa, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x326 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpIpa, 0 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x326 && matches!(sm, 70 | 72) => return print_form:: < OpIpa, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x343 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => print_form:: < OpCallAbsR, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x343 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => print_form:: < OpCallAbsR, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x343 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return print_form:: < OpCallAbsR, 1 > (w, sm, at, out)
+        | 110 | 120 | 121) => print_form:: < OpCallAbsR, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x343 && matches!(sm, 70 | 72) => return print_form:: < OpCallAbsR,
+        0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x344 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => print_form:: < OpCallR, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x344 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => print_form:: < OpCallR, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x344 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return print_form:: < OpCallR, 1 > (w, sm, at, out)
+        | 110 | 120 | 121) => print_form:: < OpCallR, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x344 && matches!(sm, 70 | 72) => return print_form:: < OpCallR, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x348 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpWarpsync, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x348 && matches!(sm, 75) => print_form:: <
+        OpWarpsync, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x348 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
@@ -20781,7 +22767,11 @@ fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x348 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return print_form:: < OpWarpsync, 4 > (w, sm, at, out)
+        | 110 | 120 | 121) => print_form:: < OpWarpsync, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x348 && matches!(sm, 70 | 72) => return print_form:: < OpWarpsync,
+        0 > (w, sm, at, out)
     );
     None
 }
@@ -20801,17 +22791,25 @@ fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000030000fff == 0x355 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpBmovR, 0 > (w, sm, at, out)
+        w & 0x80000000000000030000fff == 0x355 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpBmovR, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x30000fff == 0x355 && matches!(sm, 70 | 72) => return print_form:: <
+        OpBmovR, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000030000fff == 0x356 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpBmov, 0 > (w, sm, at, out)
+        w & 0x80000000000000030000fff == 0x356 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpBmov, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x30000fff == 0x356 && matches!(sm, 70 | 72) => return print_form:: < OpBmov,
+        0 > (w, sm, at, out)
     );
     None
 }
@@ -20825,39 +22823,56 @@ fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         print_form:: < OpNanosleep, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x35d && matches!(sm, 70 | 72 | 75) => return
-        print_form:: < OpNanosleep, 8 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x35d && matches!(sm, 75) => print_form:: <
+        OpNanosleep, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x35d && matches!(sm, 70 | 72) => return print_form:: < OpNanosleep,
+        8 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000800000000000fff == 0x800000000000361 && matches!(sm, 70 | 72 | 75 |
-        80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpTexB, 0 > (w, sm, at,
-        out)
+        w & 0x80000000800000000000fff == 0x800000000000361 && matches!(sm, 75 | 80 | 86 |
+        87 | 88 | 89 | 90) => print_form:: < OpTexB, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0x800000000000361 && matches!(sm, 70 | 72) => return
+        print_form:: < OpTexB, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000800000000000fff == 0x800000000000364 && matches!(sm, 70 | 72 | 75 |
-        80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpTld4B, 0 > (w, sm, at,
-        out)
+        w & 0x80000000800000000000fff == 0x800000000000364 && matches!(sm, 75 | 80 | 86 |
+        87 | 88 | 89 | 90) => print_form:: < OpTld4B, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0x800000000000364 && matches!(sm, 70 | 72) => return
+        print_form:: < OpTld4B, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000800000000000fff == 0x800000000000367 && matches!(sm, 70 | 72 | 75 |
-        80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpTldB, 0 > (w, sm, at,
-        out)
+        w & 0x80000000800000000000fff == 0x800000000000367 && matches!(sm, 75 | 80 | 86 |
+        87 | 88 | 89 | 90) => print_form:: < OpTldB, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0x800000000000367 && matches!(sm, 70 | 72) => return
+        print_form:: < OpTldB, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000800000000000fff == 0x80000000000036a && matches!(sm, 70 | 72 | 75 |
-        80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpTmmlB, 0 > (w, sm, at, out)
+        w & 0x80000000800000000000fff == 0x80000000000036a && matches!(sm, 75 | 80 | 86 |
+        87 | 88 | 89 | 90) => print_form:: < OpTmmlB, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0x80000000000036a && matches!(sm, 70 | 72) =>
+        print_form:: < OpTmmlB, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x36a && matches!(sm, 100 | 101 | 103 | 110 |
@@ -20867,29 +22882,47 @@ fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000800000000000fff == 0x80000000000036d && matches!(sm, 70 | 72 | 75 |
-        80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpTxdB, 0 > (w, sm, at,
-        out)
+        w & 0x80000000800000000000fff == 0x80000000000036d && matches!(sm, 75 | 80 | 86 |
+        87 | 88 | 89 | 90) => print_form:: < OpTxdB, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0x80000000000036d && matches!(sm, 70 | 72) => return
+        print_form:: < OpTxdB, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000800000000000fff == 0x800000000000370 && matches!(sm, 70 | 72 | 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
+        w & 0x80000000800000000000fff == 0x800000000000370 && matches!(sm, 75 | 80 | 86 |
+        87 | 88 | 89 | 90) => print_form:: < OpTxqB, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0x800000000000370 && matches!(sm, 70 | 72) =>
         print_form:: < OpTxqB, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x370 && matches!(sm, 100 | 101 | 103 | 110 |
+        120 | 121) => return print_form:: < OpTxqB, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x387 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpStl, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x387 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpStl, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x387 && matches!(sm, 70 | 72) => print_form:: < OpStl, 0 > (w, sm,
+        at, out)
     );
     try_form!(
         w & 0x800010000000000000001fc == 0x80001000000000000000184 && matches!(sm, 75) =>
         print_form:: < OpStg, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
+        print_form:: < OpStg, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
@@ -20897,8 +22930,8 @@ fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         OpStg, 9 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72 | 75)
-        => return print_form:: < OpStg, 8 > (w, sm, at, out)
+        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpStg, 8 > (w, sm, at, out)
     );
     None
 }
@@ -20908,8 +22941,8 @@ fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         at, out)
     );
     try_form!(
-        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72 |
-        75) => print_form:: < OpAtomg, 0 > (w, sm, at, out)
+        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 75) =>
+        print_form:: < OpAtomg, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 | 86 |
@@ -20922,14 +22955,18 @@ fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x1ff == 0x188 && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 |
-        103 | 107 | 110 | 120 | 121) => return print_form:: < OpSts, 0 > (w, sm, at, out)
+        103 | 107 | 110 | 120 | 121) => print_form:: < OpSts, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpAtomg, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x88001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 70 | 72 |
-        75) => print_form:: < OpAtomgCas, 0 > (w, sm, at, out)
+        w & 0x88001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 75) =>
+        print_form:: < OpAtomgCas, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x88001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 80 | 86 |
@@ -20946,6 +22983,10 @@ fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         sm, at, out)
     );
     try_form!(
+        w & 0x8001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 70 | 72) =>
+        print_form:: < OpAtomgCas, 0 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff == 0x389 && matches!(sm, 70 | 72 | 75) => return print_form:: < OpShfl,
         4 > (w, sm, at, out)
     );
@@ -20953,8 +22994,8 @@ fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x88001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 70 | 72 |
-        75) => print_form:: < OpAtomgCas, 0 > (w, sm, at, out)
+        w & 0x88001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 75) =>
+        print_form:: < OpAtomgCas, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x88001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 80 | 86 |
@@ -20962,8 +23003,12 @@ fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x88001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 | 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return print_form:: < OpAtomgCas, 2 > (w,
-        sm, at, out)
+        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpAtomgCas, 2 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x8001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpAtomgCas, 0 > (w, sm, at, out)
     );
     None
 }
@@ -20984,23 +23029,27 @@ fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x394 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpSuatom, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x394 && matches!(sm, 75) => print_form:: <
+        OpSuatom, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x394 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110) => print_form:: < OpSuatom, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x394 && matches!(sm, 120 | 121) => return
-        print_form:: < OpSuatom, 3 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x394 && matches!(sm, 120 | 121) => print_form::
+        < OpSuatom, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x394 && matches!(sm, 70 | 72) => return print_form:: < OpSuatom, 0
+        > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x396 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpSuatomCas, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x396 && matches!(sm, 75) => print_form:: <
+        OpSuatomCas, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x396 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
@@ -21011,36 +23060,52 @@ fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         110) => print_form:: < OpSuatomCas, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x396 && matches!(sm, 120 | 121) => return
-        print_form:: < OpSuatomCas, 4 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x396 && matches!(sm, 120 | 121) => print_form::
+        < OpSuatomCas, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x396 && matches!(sm, 70 | 72) => return print_form:: < OpSuatomCas,
+        0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpSured, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 75) => print_form:: <
+        OpSured, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110) => print_form:: < OpSured, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 120 | 121) => return
-        print_form:: < OpSured, 3 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 120 | 121) => print_form::
+        < OpSured, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x3a0 && matches!(sm, 70 | 72) => return print_form:: < OpSured, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80080000000000000000fff == 0x3a1 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpMatchAll, 0 > (w, sm, at, out)
+        w & 0x80080000000000000000fff == 0x3a1 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpMatchAll, 0 >
+        (w, sm, at, out)
     );
     try_form!(
-        w & 0x80080000000000000000fff == 0x800000000000000003a1 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        return print_form:: < OpMatchAny, 0 > (w, sm, at, out)
+        w & 0x80080000000000000000fff == 0x800000000000000003a1 && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        OpMatchAny, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000fff == 0x3a1 && matches!(sm, 70 | 72 | 75) => print_form::
+        < OpMatchAll, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000fff == 0x800000000000000003a1 && matches!(sm, 70 | 72 |
+        75) => return print_form:: < OpMatchAny, 0 > (w, sm, at, out)
     );
     None
 }
@@ -21178,103 +23243,175 @@ fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x80107000000000000000fff == 0x100000000000000000411 && matches!(sm, 75) =>
         print_form:: < OpLeaHi, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80107000000000000000fff == 0x104000000000000000411 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        return print_form:: < OpLeaHiX, 4 > (w, sm, at, out)
+        w & 0x80107000000000000000fff == 0x104000000000000000411 && matches!(sm, 75) =>
+        print_form:: < OpLeaHiX, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 | 72)
+        => print_form:: < OpLeaHi, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80105000000000000000fff == 0x100000000000000000411 && matches!(sm, 80 | 86
+        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        OpLeaHi, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x107000000000000000fff == 0x104000000000000000411 && matches!(sm, 70 | 72)
+        => print_form:: < OpLeaHiX, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80105000000000000000fff == 0x104000000000000000411 && matches!(sm, 80 | 86
+        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        print_form:: < OpLeaHiX, 4 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x414 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: < OpVabsdiff, 4
-        > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x414 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpVabsdiff, 4 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0xfff == 0x414 && matches!(sm, 70 | 72) => return print_form:: < OpVabsdiff,
+        4 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x416 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpPrmt, 4 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x416 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpPrmt, 4 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x416 && matches!(sm, 70 | 72) => return print_form:: < OpPrmt, 4 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80020000000000000000fff == 0x419 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x80020000000000000000fff == 0x419 && matches!(sm, 100 | 103 | 107) =>
         print_form:: < OpShf, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x419 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpShf, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x419 && matches!(sm, 70 | 72) => return print_form:: < OpShf, 4 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80200000000000000000fff == 0x421 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpFadd, 1 > (w, sm, at, out)
+        w & 0x80200000000000000000fff == 0x421 && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => print_form:: < OpFadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x421 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpFadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x421 && matches!(sm, 70 | 72) => return print_form:: < OpFadd, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80210000000000000000fff == 0x423 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x80210000000000000000fff == 0x423 && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => print_form:: < OpFfma, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x423 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpFfma, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000000fff == 0x423 && matches!(sm, 70 | 72) => return
         print_form:: < OpFfma, 4 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x424 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        w & 0x80014000000000000000fff == 0x424 && matches!(sm, 100 | 103 | 107) =>
+        print_form:: < OpImad, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80014000000000000000fff == 0x4000000000000000424 && matches!(sm, 100 | 103
+        | 107) => print_form:: < OpImadx, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x424 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpImad, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x4000000000000000424 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpImadx, 4 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x424 && matches!(sm, 70 | 72) => print_form:: <
         OpImad, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000424 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x4000000000000000fff == 0x4000000000000000424 && matches!(sm, 70 | 72) =>
         return print_form:: < OpImadx, 4 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x429 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110) => print_form:: < OpDadd, 1 >
-        (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x429 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110) => print_form:: < OpDadd, 1 > (w, sm, at,
+        out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x429 && matches!(sm, 120 | 121) => return
-        print_form:: < OpDadd, 5 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x429 && matches!(sm, 120 | 121) => print_form::
+        < OpDadd, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x429 && matches!(sm, 70 | 72) => return print_form:: < OpDadd, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x42a && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110) => print_form:: < OpDsetp, 0 >
-        (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x42a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110) => print_form:: < OpDsetp, 0 > (w, sm, at,
+        out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x42a && matches!(sm, 120 | 121) => return
-        print_form:: < OpDsetp, 4 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x42a && matches!(sm, 120 | 121) => print_form::
+        < OpDsetp, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x42a && matches!(sm, 70 | 72) => return print_form:: < OpDsetp, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x42b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110) => print_form:: < OpDfma, 4 >
-        (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x42b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110) => print_form:: < OpDfma, 4 > (w, sm, at,
+        out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x42b && matches!(sm, 120 | 121) => return
-        print_form:: < OpDfma, 10 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x42b && matches!(sm, 120 | 121) => print_form::
+        < OpDfma, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x42b && matches!(sm, 70 | 72) => return print_form:: < OpDfma, 4 >
+        (w, sm, at, out)
     );
     None
 }
@@ -21289,8 +23426,8 @@ fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         88 | 89) => print_form:: < OpHadd2F32, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x430 && matches!(sm, 70 | 72 | 75 | 80) =>
-        print_form:: < OpHadd2, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x430 && matches!(sm, 75 | 80) => print_form:: <
+        OpHadd2, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x430 && matches!(sm, 86 | 87 | 88 | 89) =>
@@ -21298,14 +23435,18 @@ fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x430 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return print_form:: < OpHadd2, 9 > (w, sm, at, out)
+        | 110 | 120 | 121) => print_form:: < OpHadd2, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x430 && matches!(sm, 70 | 72) => return print_form:: < OpHadd2, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x431 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpHfma2, 4 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x431 && matches!(sm, 75) => print_form:: <
+        OpHfma2, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x431 && matches!(sm, 80) => print_form:: <
@@ -21317,29 +23458,41 @@ fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x431 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return print_form:: < OpHfma2, 25 > (w, sm, at, out)
+        | 110 | 120 | 121) => print_form:: < OpHfma2, 25 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x431 && matches!(sm, 70 | 72) => return print_form:: < OpHfma2, 4 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x433 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => print_form:: < OpHset2, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x433 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => print_form:: < OpHset2, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x433 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return print_form:: < OpHset2, 5 > (w, sm, at, out)
+        | 110 | 120 | 121) => print_form:: < OpHset2, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x433 && matches!(sm, 70 | 72) => return print_form:: < OpHset2, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x434 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => print_form:: < OpHsetp2, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x434 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => print_form:: < OpHsetp2, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x434 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return print_form:: < OpHsetp2, 5 > (w, sm, at, out)
+        | 110 | 120 | 121) => print_form:: < OpHsetp2, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x434 && matches!(sm, 70 | 72) => return print_form:: < OpHsetp2, 1
+        > (w, sm, at, out)
     );
     None
 }
@@ -21399,17 +23552,25 @@ fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUleaHi, 2 > (w, sm, at, out)
+        w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75) =>
+        print_form:: < OpUleaHi, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80107000000000000000fff == 0x80104000000000000000491 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUleaHiX, 2 > (w, sm, at, out)
+        w & 0x80107000000000000000fff == 0x80104000000000000000491 && matches!(sm, 75) =>
+        print_form:: < OpUleaHiX, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80105000000000000000fff == 0x80100000000000000000491 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => print_form:: < OpUleaHi, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80105000000000000000fff == 0x80100000000000000000491 && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpUleaHi, 5 > (w, sm, at,
         out)
+    );
+    try_form!(
+        w & 0x80105000000000000000fff == 0x80104000000000000000491 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => print_form:: < OpUleaHiX, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80105000000000000000fff == 0x80104000000000000000491 && matches!(sm, 100 |
@@ -21453,18 +23614,30 @@ fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x801e0000000000000000fff == 0x2000000000000000051d && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpBarArv, 2 > (w, sm, at, out)
+        w & 0x801e0000000000000000fff == 0x2000000000000000051d && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        OpBarArv, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800e0000000000000000fff == 0x4000000000000000051d && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpBarRed, 3 > (w, sm, at, out)
+        w & 0x1e0000000000000000fff == 0x2000000000000000051d && matches!(sm, 70 | 72 |
+        75) => print_form:: < OpBarArv, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800e0000000000000000fff == 0x51d && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x800e0000000000000000fff == 0x4000000000000000051d && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        OpBarRed, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800e0000000000000000fff == 0x51d && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpBarSync, 3 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xe0000000000000000fff == 0x4000000000000000051d && matches!(sm, 70 | 72 |
+        75) => print_form:: < OpBarRed, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xe0000000000000000fff == 0x51d && matches!(sm, 70 | 72 | 75) => return
         print_form:: < OpBarSync, 3 > (w, sm, at, out)
     );
     None
@@ -21502,38 +23675,50 @@ fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x593 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpSuatomB, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x593 && matches!(sm, 75) => print_form:: <
+        OpSuatomB, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x593 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
-        90) => return print_form:: < OpSuatomB, 1 > (w, sm, at, out)
+        90) => print_form:: < OpSuatomB, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x593 && matches!(sm, 70 | 72) => return print_form:: < OpSuatomB, 0
+        > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x595 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpSuatomCasB, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x595 && matches!(sm, 75) => print_form:: <
+        OpSuatomCasB, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x595 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
         print_form:: < OpSuatomCasB, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x595 && matches!(sm, 90) => return print_form::
-        < OpSuatomCasB, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x595 && matches!(sm, 90) => print_form:: <
+        OpSuatomCasB, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x595 && matches!(sm, 70 | 72) => return print_form:: <
+        OpSuatomCasB, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x59f && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpSuredB, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x59f && matches!(sm, 75) => print_form:: <
+        OpSuredB, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x59f && matches!(sm, 80 | 86 | 87 | 88 | 89 |
-        90) => return print_form:: < OpSuredB, 1 > (w, sm, at, out)
+        90) => print_form:: < OpSuredB, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x59f && matches!(sm, 70 | 72) => return print_form:: < OpSuredB, 0
+        > (w, sm, at, out)
     );
     None
 }
@@ -21592,88 +23777,138 @@ fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x614 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpVabsdiff, 5 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x614 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpVabsdiff, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x614 && matches!(sm, 70 | 72) => return print_form:: < OpVabsdiff,
+        5 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x616 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x616 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpPrmt, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x616 && matches!(sm, 70 | 72) => return print_form:: < OpPrmt, 5 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80020000000000000000fff == 0x619 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x619 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpShf, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x619 && matches!(sm, 70 | 72) => return print_form:: < OpShf, 5 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80200000000000000000fff == 0x621 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x621 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpFadd, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x621 && matches!(sm, 70 | 72) => return print_form:: < OpFadd, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80210000000000000000fff == 0x623 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
+        w & 0x80010000000000000000fff == 0x623 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpFfma, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000000fff == 0x623 && matches!(sm, 70 | 72) => return
+        print_form:: < OpFfma, 5 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x624 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm, at, out)
+        w & 0x80004000000000000000fff == 0x624 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpImad, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000624 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpImadx, 5 > (w, sm,
-        at, out)
+        w & 0x80004000000000000000fff == 0x4000000000000000624 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90) => print_form:: < OpImadx, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x624 && matches!(sm, 70 | 72) => print_form:: <
+        OpImad, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x4000000000000000624 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpImadx, 5 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x625 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => print_form:: < OpImadWide, 4 > (w, sm, at, out)
+        w & 0x80004000000000000000fff == 0x625 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpImadWide, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000625 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpImadWideX, 4 > (w,
-        sm, at, out)
+        w & 0x80004000000000000000fff == 0x4000000000000000625 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90) => print_form:: < OpImadWideX, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x625 && matches!(sm, 70 | 72) => print_form:: <
+        OpImadWide, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x4000000000000000625 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpImadWideX, 4 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80004000000000000000fff == 0x627 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at, out)
+        w & 0x80004000000000000000fff == 0x627 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpImadHi, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x627 && matches!(sm, 72) => return print_form:: <
+        OpImadHi, 4 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x629 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x629 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpDadd, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x629 && matches!(sm, 70 | 72) => return print_form:: < OpDadd, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x62a && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpDsetp, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x62a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpDsetp, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x62a && matches!(sm, 70 | 72) => return print_form:: < OpDsetp, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x62b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x62b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpDfma, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x62b && matches!(sm, 70 | 72) => return print_form:: < OpDfma, 5 >
+        (w, sm, at, out)
     );
     None
 }
@@ -21687,23 +23922,27 @@ fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         88 | 89) => print_form:: < OpHadd2F32, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x630 && matches!(sm, 70 | 72 | 75 | 80) =>
-        print_form:: < OpHadd2, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x630 && matches!(sm, 75 | 80) => print_form:: <
+        OpHadd2, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x630 && matches!(sm, 86 | 87 | 88 | 89) =>
         print_form:: < OpHadd2, 6 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x630 && matches!(sm, 90) => return print_form::
-        < OpHadd2, 10 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x630 && matches!(sm, 90) => print_form:: <
+        OpHadd2, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x630 && matches!(sm, 70 | 72) => return print_form:: < OpHadd2, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x631 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpHfma2, 5 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x631 && matches!(sm, 75) => print_form:: <
+        OpHfma2, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x631 && matches!(sm, 80) => print_form:: <
@@ -21714,30 +23953,42 @@ fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         print_form:: < OpHfma2, 19 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x631 && matches!(sm, 90) => return print_form::
-        < OpHfma2, 26 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x631 && matches!(sm, 90) => print_form:: <
+        OpHfma2, 26 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x631 && matches!(sm, 70 | 72) => return print_form:: < OpHfma2, 5 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x633 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => print_form:: < OpHset2, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x633 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => print_form:: < OpHset2, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x633 && matches!(sm, 90) => return print_form::
-        < OpHset2, 6 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x633 && matches!(sm, 90) => print_form:: <
+        OpHset2, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x633 && matches!(sm, 70 | 72) => return print_form:: < OpHset2, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x634 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => print_form:: < OpHsetp2, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x634 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => print_form:: < OpHsetp2, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x634 && matches!(sm, 90) => return print_form::
-        < OpHsetp2, 6 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x634 && matches!(sm, 90) => print_form:: <
+        OpHsetp2, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x634 && matches!(sm, 70 | 72) => return print_form:: < OpHsetp2, 2
+        > (w, sm, at, out)
     );
     None
 }
@@ -21761,38 +24012,50 @@ fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x793 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpSuatomB3, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x793 && matches!(sm, 75) => print_form:: <
+        OpSuatomB3, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x793 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
-        90) => return print_form:: < OpSuatomB3, 1 > (w, sm, at, out)
+        90) => print_form:: < OpSuatomB3, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x793 && matches!(sm, 70 | 72) => return print_form:: < OpSuatomB3,
+        0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x795 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpSuatomCasB3, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x795 && matches!(sm, 75) => print_form:: <
+        OpSuatomCasB3, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x795 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
         print_form:: < OpSuatomCasB3, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x795 && matches!(sm, 90) => return print_form::
-        < OpSuatomCasB3, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x795 && matches!(sm, 90) => print_form:: <
+        OpSuatomCasB3, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x795 && matches!(sm, 70 | 72) => return print_form:: <
+        OpSuatomCasB3, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x79f && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpSuredB3, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x79f && matches!(sm, 75) => print_form:: <
+        OpSuredB3, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x79f && matches!(sm, 80 | 86 | 87 | 88 | 89 |
-        90) => return print_form:: < OpSuredB3, 1 > (w, sm, at, out)
+        90) => print_form:: < OpSuredB3, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x79f && matches!(sm, 70 | 72) => return print_form:: < OpSuredB3, 0
+        > (w, sm, at, out)
     );
     None
 }
@@ -21821,174 +24084,282 @@ fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x90100000000000000000fff == 0x802 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x90100000000000000000fff == 0x802 && matches!(sm, 107 | 120 | 121) =>
         print_form:: < OpMov, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x90000000000000000000fff == 0x802 && matches!(sm, 100 | 101 | 103 | 110) =>
+        print_form:: < OpMov, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x802 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpMov, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x802 && matches!(sm, 70 | 72) => return print_form:: < OpMov, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x803 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpP2r, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x803 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpP2r, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x803 && matches!(sm, 70 | 72) => return print_form:: < OpP2r, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x804 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpR2p, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x804 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpR2p, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x804 && matches!(sm, 70 | 72) => return print_form:: < OpR2p, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80100000000000000000fff == 0x100000000000000000805 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpCs2r, 0 > (w, sm, at, out)
+        w & 0x80100000000000000000fff == 0x100000000000000000805 && matches!(sm, 80 | 86
+        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        OpCs2r, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80100000000000000000fff == 0x805 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x80100000000000000000fff == 0x805 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpCs2r32, 0 > (w,
+        sm, at, out)
+    );
+    try_form!(
+        w & 0x100000000000000000fff == 0x100000000000000000805 && matches!(sm, 70 | 72 |
+        75) => print_form:: < OpCs2r, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x100000000000000000fff == 0x805 && matches!(sm, 70 | 72 | 75) => return
         print_form:: < OpCs2r32, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x806 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpVote, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x806 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpVote, 0 > (w,
+        sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x806 && matches!(sm, 70 | 72 | 75) => return print_form:: < OpVote,
+        0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x807 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpSel, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x807 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpSel, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x807 && matches!(sm, 70 | 72) => return print_form:: < OpSel, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80103000000000000000fff == 0x808 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x80103000000000000000fff == 0x808 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFsel, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x103000000000000000fff == 0x808 && matches!(sm, 70 | 72) => return
         print_form:: < OpFsel, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000020000000000000fff == 0x809 && matches!(sm, 86 | 87 | 88 | 89 | 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFmnmx, 9 > (w, sm,
-        at, out)
+        w & 0x80000020000000000000fff == 0x809 && matches!(sm, 90 | 100 | 101 | 103 | 107
+        | 110 | 120 | 121) => print_form:: < OpFmnmx, 9 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x809 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpFmnmx, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x809 && matches!(sm, 75) => print_form:: <
+        OpFmnmx, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x809 && matches!(sm, 80) => return print_form::
-        < OpFmnmx, 5 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x809 && matches!(sm, 80) => print_form:: <
+        OpFmnmx, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x809 && matches!(sm, 86 | 87 | 88 | 89) =>
+        print_form:: < OpFmnmx, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x809 && matches!(sm, 70 | 72) => return print_form:: < OpFmnmx, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x80a && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpFset, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x80a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFset, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x80a && matches!(sm, 70 | 72) => return print_form:: < OpFset, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x80b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpFsetp, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x80b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFsetp, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x80b && matches!(sm, 70 | 72) => return print_form:: < OpFsetp, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80100000000000000000fff == 0x80c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpIsetp, 1 > (w, sm, at, out)
+        w & 0x80100000000000000000fff == 0x80c && matches!(sm, 107 | 120 | 121) =>
+        print_form:: < OpIsetp, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80100000000000000000fff == 0x10000000000000000080c && matches!(sm, 107 |
-        120 | 121) => return print_form:: < OpIsetp64, 1 > (w, sm, at, out)
+        120 | 121) => print_form:: < OpIsetp64, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80c && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpIsetp, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x80c && matches!(sm, 70 | 72) => return print_form:: < OpIsetp, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x810 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        w & 0x80014000000000000000fff == 0x810 && matches!(sm, 100 | 103 | 107) =>
+        print_form:: < OpIadd3, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80014000000000000000fff == 0x4000000000000000810 && matches!(sm, 100 | 103
+        | 107) => print_form:: < OpIadd3x, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x810 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpIadd3, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x4000000000000000810 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpIadd3x, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x810 && matches!(sm, 70 | 72) => print_form:: <
         OpIadd3, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000810 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x4000000000000000fff == 0x4000000000000000810 && matches!(sm, 70 | 72) =>
         return print_form:: < OpIadd3x, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80107000000000000000fff == 0x811 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        w & 0x80107000000000000000fff == 0x811 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLea, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80107000000000000000fff == 0x4000000000000000811 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form::
+        < OpLeaX, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x107000000000000000fff == 0x811 && matches!(sm, 70 | 72) => print_form:: <
         OpLea, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80107000000000000000fff == 0x4000000000000000811 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpLeaX, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x80105000000000000000fff == 0x100000000000000000811 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x80105000000000000000fff == 0x100000000000000000811 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
         print_form:: < OpLeaHi, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80105000000000000000fff == 0x104000000000000000811 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        return print_form:: < OpLeaHiX, 1 > (w, sm, at, out)
+        w & 0x80105000000000000000fff == 0x104000000000000000811 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        print_form:: < OpLeaHiX, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x107000000000000000fff == 0x4000000000000000811 && matches!(sm, 70 | 72) =>
+        print_form:: < OpLeaX, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x105000000000000000fff == 0x100000000000000000811 && matches!(sm, 70 | 72)
+        => print_form:: < OpLeaHi, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x105000000000000000fff == 0x104000000000000000811 && matches!(sm, 70 | 72)
+        => return print_form:: < OpLeaHiX, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x812 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpLop3, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x812 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLop3, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x812 && matches!(sm, 70 | 72) => return print_form:: < OpLop3, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x813 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpIabs, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x813 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpIabs, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x813 && matches!(sm, 70 | 72) => return print_form:: < OpIabs, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x814 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: < OpVabsdiff, 1
-        > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x814 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpVabsdiff, 1 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0xfff == 0x814 && matches!(sm, 70 | 72) => return print_form:: < OpVabsdiff,
+        1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x816 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpPrmt, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x816 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpPrmt, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x816 && matches!(sm, 70 | 72) => return print_form:: < OpPrmt, 1 >
+        (w, sm, at, out)
     );
     None
 }
@@ -22002,128 +24373,208 @@ fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         | 121) => print_form:: < OpImnmx64, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x817 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: < OpImnmx, 1 > (w,
+        w & 0x80000000000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpImnmx, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x817 && matches!(sm, 72) => return print_form:: < OpImnmx, 1 > (w,
         sm, at, out)
     );
     None
 }
 fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80020000000000000000fff == 0x819 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x80020000000000000000fff == 0x819 && matches!(sm, 100 | 103 | 107) =>
         print_form:: < OpShf, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x819 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpShf, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x819 && matches!(sm, 70 | 72) => return print_form:: < OpShf, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x81a && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpSgxt, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x81a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpSgxt, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x81a && matches!(sm, 70 | 72) => return print_form:: < OpSgxt, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x81b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpBmsk, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x81b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpBmsk, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x81b && matches!(sm, 70 | 72) => return print_form:: < OpBmsk, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000080000000000000fff == 0x81c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpPlop3, 0 > (w, sm, at, out)
+        w & 0x80000080000000000000fff == 0x81c && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpPlop3, 0 >
+        (w, sm, at, out)
     );
     try_form!(
         w & 0x80000080000000000000fff == 0x8000000000000081c && matches!(sm, 75 | 80 | 86
-        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpPlop3, 1 > (w, sm, at, out)
+        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        OpPlop3, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x81c && matches!(sm, 70 | 72) => return print_form:: < OpPlop3, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x87010000000000000000fff == 0x4000000000000000000820 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        return print_form:: < OpFmul, 1 > (w, sm, at, out)
+        w & 0x87010000000000000000fff == 0x4000000000000000000820 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        print_form:: < OpFmul, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x7010000000000000000fff == 0x4000000000000000000820 && matches!(sm, 70 | 72)
+        => return print_form:: < OpFmul, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x822 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
-        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return print_form:: <
-        OpFswzadd, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x822 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFswzadd, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x822 && matches!(sm, 75) => return print_form:: < OpFswzadd, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80210000000000000000fff == 0x823 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x80210000000000000000fff == 0x823 && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => print_form:: < OpFfma, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x823 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpFfma, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000000fff == 0x823 && matches!(sm, 70 | 72) => return
         print_form:: < OpFfma, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x824 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        w & 0x80014000000000000000fff == 0x824 && matches!(sm, 100 | 103 | 107) =>
+        print_form:: < OpImad, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80014000000000000000fff == 0x4000000000000000824 && matches!(sm, 100 | 103
+        | 107) => print_form:: < OpImadx, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x824 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpImad, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x4000000000000000824 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpImadx, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x824 && matches!(sm, 70 | 72) => print_form:: <
         OpImad, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000824 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x4000000000000000fff == 0x4000000000000000824 && matches!(sm, 70 | 72) =>
         return print_form:: < OpImadx, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x825 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        w & 0x80014000000000000000fff == 0x825 && matches!(sm, 100 | 103 | 107) =>
+        print_form:: < OpImadWide, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80014000000000000000fff == 0x4000000000000000825 && matches!(sm, 100 | 103
+        | 107) => print_form:: < OpImadWideX, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x825 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpImadWide, 1 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x4000000000000000825 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpImadWideX, 1
+        > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x825 && matches!(sm, 70 | 72) => print_form:: <
         OpImadWide, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000825 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
+        w & 0x4000000000000000fff == 0x4000000000000000825 && matches!(sm, 70 | 72) =>
         return print_form:: < OpImadWideX, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80004000000000000000fff == 0x827 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return print_form:: <
+        w & 0x80004000000000000000fff == 0x827 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpImadHi, 1
+        > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x827 && matches!(sm, 72) => return print_form:: <
         OpImadHi, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x828 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110) => print_form:: < OpDmul, 1 >
-        (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x828 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110) => print_form:: < OpDmul, 1 > (w, sm, at,
+        out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x828 && matches!(sm, 120 | 121) => return
-        print_form:: < OpDmul, 5 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x828 && matches!(sm, 120 | 121) => print_form::
+        < OpDmul, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x828 && matches!(sm, 70 | 72) => return print_form:: < OpDmul, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x82b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110) => print_form:: < OpDfma, 1 >
-        (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x82b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110) => print_form:: < OpDfma, 1 > (w, sm, at,
+        out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x82b && matches!(sm, 120 | 121) => return
-        print_form:: < OpDfma, 8 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x82b && matches!(sm, 120 | 121) => print_form::
+        < OpDfma, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x82b && matches!(sm, 70 | 72) => return print_form:: < OpDfma, 1 >
+        (w, sm, at, out)
     );
     None
 }
@@ -22163,8 +24614,8 @@ fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x831 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpHfma2, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x831 && matches!(sm, 75) => print_form:: <
+        OpHfma2, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x831 && matches!(sm, 80) => print_form:: <
@@ -22176,18 +24627,30 @@ fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x831 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return print_form:: < OpHfma2, 22 > (w, sm, at, out)
+        | 110 | 120 | 121) => print_form:: < OpHfma2, 22 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x831 && matches!(sm, 70 | 72) => return print_form:: < OpHfma2, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x84000000000000000000fff == 0x832 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => print_form:: < OpHmul2, 5 > (w, sm, at, out)
+        w & 0x84000000000000000000fff == 0x832 && matches!(sm, 107) => print_form:: <
+        OpHmul2, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x832 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => return print_form:: < OpHmul2, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x832 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => print_form:: < OpHmul2, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x832 && matches!(sm, 90 | 100 | 101 | 103 | 110
+        | 120 | 121) => print_form:: < OpHmul2, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x832 && matches!(sm, 70 | 72) => return print_form:: < OpHmul2, 1 >
+        (w, sm, at, out)
     );
     None
 }
@@ -22231,9 +24694,13 @@ fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x838 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return print_form:: <
-        OpI2iSat, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpI2iSat, 1
+        > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x838 && matches!(sm, 72) => return print_form:: < OpI2iSat, 1 > (w,
+        sm, at, out)
     );
     None
 }
@@ -22250,39 +24717,56 @@ fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xefff6000000000000000fff == 0x4207000000000000000083e && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpPack4, 1 > (w, sm, at,
+        w & 0xefff6000000000000000fff == 0x4207000000000000000083e && matches!(sm, 107)
+        => print_form:: < OpF2fpPack4, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fpPack4, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xeee46000000000000000fff == 0x83e && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => print_form:: < OpF2fp, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xeee46000000000000000fff == 0x4000000000000000083e && matches!(sm, 100 | 101
+        | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpMerge, 1 > (w, sm, at,
         out)
     );
     try_form!(
-        w & 0xefe46000000000000000fff == 0x83e && matches!(sm, 80 | 86 | 87 | 88 | 89 |
-        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fp, 1 > (w,
-        sm, at, out)
+        w & 0xe1e46000000000000000fff == 0x4004000000000000000083e && matches!(sm, 107)
+        => print_form:: < OpF2fpPack8, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xefe46000000000000000fff == 0x4000000000000000083e && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpF2fpMerge, 1 > (w, sm, at, out)
+        w & 0xe3646000000000000000fff == 0x4000200000000000000083e && matches!(sm, 107)
+        => print_form:: < OpF2fpUnpack8, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xe1e46000000000000000fff == 0x4004000000000000000083e && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpPack8, 5 > (w, sm, at,
-        out)
+        w & 0xec246000000000000000fff == 0x83e && matches!(sm, 89 | 90) => print_form:: <
+        OpF2fp, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xe33e0000000000000000fff == 0x2000000000000000000083e && matches!(sm, 100 |
+        w & 0xec246000000000000000fff == 0x4000000000000000083e && matches!(sm, 89 | 90)
+        => print_form:: < OpF2fpMerge, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xe0e46000000000000000fff == 0x4004000000000000000083e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fpPack8, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xe23e0000000000000000fff == 0x2000000000000000000083e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack, 5 > (w, sm,
         at, out)
     );
     try_form!(
-        w & 0xe33e0000000000000000fff == 0x2000000000000000000083e && matches!(sm, 100 |
+        w & 0xe23e0000000000000000fff == 0x2000000000000000000083e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack4, 1 > (w, sm,
         at, out)
     );
     try_form!(
-        w & 0xe3646000000000000000fff == 0x4000200000000000000083e && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack8, 5 > (w, sm,
-        at, out)
+        w & 0xe2646000000000000000fff == 0x4000200000000000000083e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack8, 5 > (w, sm, at,
+        out)
     );
     try_form!(
         w & 0xe0246000000000000000fff == 0x4004000000000000000083e && matches!(sm, 89 |
@@ -22294,7 +24778,23 @@ fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0xe0246000000000000000fff == 0x4000200000000000000083e && matches!(sm, 89 |
-        90) => return print_form:: < OpF2fpUnpack8, 1 > (w, sm, at, out)
+        90) => print_form:: < OpF2fpUnpack8, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x84240000000000000000fff == 0x83e && matches!(sm, 86 | 87 | 88) =>
+        print_form:: < OpF2fp, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x84240000000000000000fff == 0x4000000000000000083e && matches!(sm, 86 | 87 |
+        88) => print_form:: < OpF2fpMerge, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80240000000000000000fff == 0x83e && matches!(sm, 80) => print_form:: <
+        OpF2fp, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80240000000000000000fff == 0x4000000000000000083e && matches!(sm, 80) =>
+        return print_form:: < OpF2fpMerge, 1 > (w, sm, at, out)
     );
     None
 }
@@ -22706,68 +25206,100 @@ fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x900 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpFlo, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x900 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFlo, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x900 && matches!(sm, 70 | 72) => return print_form:: < OpFlo, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x901 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpBrev, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x901 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpBrev, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x901 && matches!(sm, 70 | 72) => return print_form:: < OpBrev, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x902 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpFchk, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x902 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFchk, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x902 && matches!(sm, 70 | 72) => return print_form:: < OpFchk, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x904 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpF2f, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x904 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2f, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x904 && matches!(sm, 70 | 72) => return print_form:: < OpF2f, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x905 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpF2i, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x905 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2i, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x905 && matches!(sm, 70 | 72) => return print_form:: < OpF2i, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x906 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpI2f, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x906 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpI2f, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x906 && matches!(sm, 70 | 72) => return print_form:: < OpI2f, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x907 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpFrnd, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x907 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFrnd, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x907 && matches!(sm, 70 | 72) => return print_form:: < OpFrnd, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80100000000000000000fff == 0x908 && matches!(sm, 90 | 100 | 101 | 107 | 110
-        | 120 | 121) => print_form:: < OpMufu, 8 > (w, sm, at, out)
+        w & 0x80100000000000000000fff == 0x908 && matches!(sm, 107) => print_form:: <
+        OpMufu, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x908 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89) => print_form:: < OpMufu, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x908 && matches!(sm, 90 | 100 | 101 | 110 | 120
+        | 121) => print_form:: < OpMufu, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x908 && matches!(sm, 103) => print_form:: <
@@ -22781,57 +25313,85 @@ fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x909 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpPopc, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x909 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpPopc, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x909 && matches!(sm, 70 | 72) => return print_form:: < OpPopc, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x910 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpF2f64, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x910 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2f64, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x910 && matches!(sm, 70 | 72) => return print_form:: < OpF2f64, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x911 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpF2i64, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x911 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2i64, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x911 && matches!(sm, 70 | 72) => return print_form:: < OpF2i64, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x912 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpI2f64, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x912 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpI2f64, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x912 && matches!(sm, 70 | 72) => return print_form:: < OpI2f64, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x913 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpFrnd64, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x913 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFrnd64, 1
+        > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x913 && matches!(sm, 70 | 72) => return print_form:: < OpFrnd64, 1
+        > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x918 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpNop, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x918 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpNop, 0 > (w,
+        sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x918 && matches!(sm, 70 | 72 | 75) => return print_form:: < OpNop,
+        0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x919 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpS2r, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x919 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpS2r, 0 > (w,
+        sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x919 && matches!(sm, 70 | 72 | 75) => return print_form:: < OpS2r,
+        0 > (w, sm, at, out)
     );
     None
 }
@@ -22856,13 +25416,17 @@ fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x801e0000000000000000fff == 0x2000000000000000091d && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpBarArv, 1 > (w, sm, at, out)
+        w & 0x801e0000000000000000fff == 0x2000000000000000091d && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        OpBarArv, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800e0000000000000000fff == 0x4000000000000000091d && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89) => print_form:: < OpBarRed, 1 > (w, sm, at, out)
+        w & 0x1e0000000000000000fff == 0x2000000000000000091d && matches!(sm, 70 | 72 |
+        75) => print_form:: < OpBarArv, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800e0000000000000000fff == 0x4000000000000000091d && matches!(sm, 80 | 86 |
+        87 | 88 | 89) => print_form:: < OpBarRed, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x800e0000000000000000fff == 0x4000000000000000091d && matches!(sm, 90 | 100
@@ -22870,52 +25434,80 @@ fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         out)
     );
     try_form!(
-        w & 0x800e0000000000000000fff == 0x91d && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => print_form:: < OpBarSync, 1 > (w, sm, at, out)
+        w & 0x800e0000000000000000fff == 0x91d && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        print_form:: < OpBarSync, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x800e0000000000000000fff == 0x91d && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return print_form:: < OpBarSync, 2 > (w, sm, at, out)
+        | 110 | 120 | 121) => print_form:: < OpBarSync, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xe0000000000000000fff == 0x4000000000000000091d && matches!(sm, 70 | 72 |
+        75) => print_form:: < OpBarRed, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xe0000000000000000fff == 0x91d && matches!(sm, 70 | 72 | 75) => return
+        print_form:: < OpBarSync, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x800000000000000ff000fff == 0xff000920 && matches!(sm, 70 | 72 | 75 | 80 |
-        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
+        w & 0x800000000000000ff000fff == 0xff000920 && matches!(sm, 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpAl2pAbs, 0 > (w,
+        sm, at, out)
+    );
+    try_form!(
+        w & 0xff000fff == 0xff000920 && matches!(sm, 70 | 72 | 75) => print_form:: <
         OpAl2pAbs, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x920 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
-        OpAl2p, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x920 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpAl2p, 0 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0xfff == 0x920 && matches!(sm, 70 | 72 | 75) => return print_form:: < OpAl2p,
+        0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x923 && matches!(sm, 70 | 72 | 75 | 80) =>
-        print_form:: < OpIsberd, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x923 && matches!(sm, 75 | 80) => print_form:: <
+        OpIsberd, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x923 && matches!(sm, 86 | 87 | 88 | 89 | 90 |
-        100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpIsberd, 1 > (w, sm,
-        at, out)
+        100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpIsberd, 1 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0xfff == 0x923 && matches!(sm, 70 | 72) => return print_form:: < OpIsberd, 0
+        > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x924 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
-        OpOut, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x924 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpOut, 2 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x924 && matches!(sm, 70 | 72) => return print_form:: < OpOut, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x925 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
+        w & 0x80000000000000000000fff == 0x925 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpPixld, 0 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x925 && matches!(sm, 70 | 72 | 75) => return print_form:: <
         OpPixld, 0 > (w, sm, at, out)
     );
     None
@@ -22934,12 +25526,16 @@ fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x941 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => print_form:: < OpBsync, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x941 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90) => print_form:: < OpBsync, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x941 && matches!(sm, 100 | 101 | 103 | 107 |
-        110 | 120 | 121) => return print_form:: < OpBsync, 1 > (w, sm, at, out)
+        110 | 120 | 121) => print_form:: < OpBsync, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x941 && matches!(sm, 70 | 72 | 75) => return print_form:: <
+        OpBsync, 0 > (w, sm, at, out)
     );
     None
 }
@@ -22949,41 +25545,57 @@ fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         110 | 120 | 121) => print_form:: < OpBreak, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x942 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpBreak, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x942 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90) => print_form:: < OpBreak, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x942 && matches!(sm, 70 | 72 | 75) => return print_form:: <
+        OpBreak, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x943 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x943 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x943 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return print_form:: < OpCallAbs, 1 > (w, sm, at, out)
+        | 110 | 120 | 121) => print_form:: < OpCallAbs, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x943 && matches!(sm, 70 | 72) => return print_form:: < OpCallAbs, 0
+        > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x944 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => print_form:: < OpCall, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x944 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => print_form:: < OpCall, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x944 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return print_form:: < OpCall, 1 > (w, sm, at, out)
+        | 110 | 120 | 121) => print_form:: < OpCall, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x944 && matches!(sm, 70 | 72) => return print_form:: < OpCall, 0 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x945 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => print_form:: < OpBssy, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x945 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90) => print_form:: < OpBssy, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x945 && matches!(sm, 100 | 101 | 103 | 107 |
-        110 | 120 | 121) => return print_form:: < OpBssy, 1 > (w, sm, at, out)
+        110 | 120 | 121) => print_form:: < OpBssy, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x945 && matches!(sm, 70 | 72 | 75) => return print_form:: < OpBssy,
+        0 > (w, sm, at, out)
     );
     None
 }
@@ -23001,12 +25613,16 @@ fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x86800000000000000000fff == 0x947 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => print_form:: < OpBra, 1 > (w, sm, at, out)
+        w & 0x86800000000000000000fff == 0x947 && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => print_form:: < OpBra, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x86000000000000000000fff == 0x947 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => print_form:: < OpBra, 0 > (w, sm, at, out)
+        w & 0x86000000000000000000fff == 0x947 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        print_form:: < OpBra, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x86000000000000000000fff == 0x947 && matches!(sm, 90) => print_form:: <
+        OpBra, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x86000000000000000000fff == 0x80000000000000000000947 && matches!(sm, 80 |
@@ -23018,8 +25634,12 @@ fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x86000000000000000000fff == 0x80000000000000000000947 && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return print_form:: < OpBraUr, 2 > (w, sm,
-        at, out)
+        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpBraUr, 2 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x6000000000000000000fff == 0x947 && matches!(sm, 70 | 72 | 75) => return
+        print_form:: < OpBra, 0 > (w, sm, at, out)
     );
     None
 }
@@ -23029,26 +25649,38 @@ fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         | 110 | 120 | 121) => print_form:: < OpWarpsyncAll, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x948 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => return print_form:: < OpWarpsync, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x948 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => print_form:: < OpWarpsync, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x948 && matches!(sm, 70 | 72) => return print_form:: < OpWarpsync,
+        2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x949 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => print_form:: < OpBrx, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x949 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        print_form:: < OpBrx, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x949 && matches!(sm, 90 | 100 | 101 | 103 | 107
-        | 110 | 120 | 121) => return print_form:: < OpBrx, 1 > (w, sm, at, out)
+        | 110 | 120 | 121) => print_form:: < OpBrx, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x949 && matches!(sm, 70 | 72 | 75) => return print_form:: < OpBrx,
+        0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x86000000000000000000fff == 0x94d && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x86000000000000000000fff == 0x94d && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpExit, 0 > (w,
+        sm, at, out)
+    );
+    try_form!(
+        w & 0x6000000000000000000fff == 0x94d && matches!(sm, 70 | 72 | 75) => return
         print_form:: < OpExit, 0 > (w, sm, at, out)
     );
     None
@@ -23062,8 +25694,8 @@ fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x82000000000000000000fff == 0x950 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => print_form:: < OpRet, 0 > (w, sm, at, out)
+        w & 0x82000000000000000000fff == 0x950 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => print_form:: < OpRet, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x82000000000000000000fff == 0x950 && matches!(sm, 90 | 100 | 101 | 103 | 107
@@ -23082,8 +25714,8 @@ fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpRet, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x82000000000000000000fff == 0x2000000000000000000950 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89) => print_form:: < OpRetAbs, 0 > (w, sm, at, out)
+        w & 0x82000000000000000000fff == 0x2000000000000000000950 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89) => print_form:: < OpRetAbs, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x82000000000000000000fff == 0x2000000000000000000950 && matches!(sm, 90 |
@@ -23100,24 +25732,40 @@ fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x82000000000000000000fff == 0x82000000000000000000950 && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return print_form:: < OpRetAbs, 4 > (w, sm,
-        at, out)
+        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpRetAbs, 4 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x2000000000000000000fff == 0x950 && matches!(sm, 70 | 72) => print_form:: <
+        OpRet, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x2000000000000000000fff == 0x2000000000000000000950 && matches!(sm, 70 | 72)
+        => return print_form:: < OpRetAbs, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000030000fff == 0x956 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpBmov, 1 > (w, sm, at, out)
+        w & 0x80000000000000030000fff == 0x956 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpBmov, 1 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x30000fff == 0x956 && matches!(sm, 70 | 72) => return print_form:: < OpBmov,
+        1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x95b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpKill, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x95b && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpKill, 0 > (w,
+        sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x95b && matches!(sm, 70 | 72 | 75) => return print_form:: < OpKill,
+        0 > (w, sm, at, out)
     );
     None
 }
@@ -23143,8 +25791,12 @@ fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         print_form:: < OpNanosleep, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x95d && matches!(sm, 70 | 72 | 75) => return
-        print_form:: < OpNanosleep, 9 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x95d && matches!(sm, 75) => print_form:: <
+        OpNanosleep, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x95d && matches!(sm, 70 | 72) => return print_form:: < OpNanosleep,
+        9 > (w, sm, at, out)
     );
     None
 }
@@ -23250,9 +25902,13 @@ fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x10000000000000000fff == 0x983 && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 |
-        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLdl, 0 > (w,
-        sm, at, out)
+        w & 0x10000000000000000fff == 0x983 && matches!(sm, 80 | 86 | 87 | 88 | 89 | 90 |
+        100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLdl, 0 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0xfff == 0x983 && matches!(sm, 75) => print_form:: < OpLdl, 0 > (w, sm, at,
+        out)
     );
     try_form!(
         w & 0xfff == 0x983 && matches!(sm, 70 | 72) => return print_form:: < OpLdl, 1 >
@@ -23294,13 +25950,17 @@ fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         print_form:: < OpStg, 1 > (w, sm, at, out)
     );
     try_form!(
+        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
+        print_form:: < OpStg, 8 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
         OpStg, 9 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72 | 75)
-        => return print_form:: < OpStg, 8 > (w, sm, at, out)
+        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpStg, 8 > (w, sm, at, out)
     );
     None
 }
@@ -23326,13 +25986,17 @@ fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         print_form:: < OpStg, 1 > (w, sm, at, out)
     );
     try_form!(
+        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
+        print_form:: < OpStg, 8 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
         OpStg, 9 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72 | 75)
-        => return print_form:: < OpStg, 8 > (w, sm, at, out)
+        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpStg, 8 > (w, sm, at, out)
     );
     None
 }
@@ -23354,8 +26018,8 @@ fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpStg, 6 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 70 | 72 |
-        75) => print_form:: < OpStg, 0 > (w, sm, at, out)
+        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 75) =>
+        print_form:: < OpStg, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 80 | 86 |
@@ -23366,8 +26030,16 @@ fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         | 103 | 107 | 110 | 120 | 121) => print_form:: < OpStg, 7 > (w, sm, at, out)
     );
     try_form!(
+        w & 0x10000000000000001ff == 0x1000000000000000186 && matches!(sm, 70 | 72) =>
+        print_form:: < OpStg, 0 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0x800010000000000000001fc == 0x80001000000000000000184 && matches!(sm, 75) =>
         print_form:: < OpStg, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
+        print_form:: < OpStg, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
@@ -23375,8 +26047,8 @@ fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         OpStg, 9 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72 | 75)
-        => return print_form:: < OpStg, 8 > (w, sm, at, out)
+        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpStg, 8 > (w, sm, at, out)
     );
     None
 }
@@ -23395,8 +26067,8 @@ fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         out)
     );
     try_form!(
-        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72 |
-        75) => print_form:: < OpAtomg, 0 > (w, sm, at, out)
+        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 75) =>
+        print_form:: < OpAtomg, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 | 86 |
@@ -23409,7 +26081,11 @@ fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x1ff == 0x188 && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 |
-        103 | 107 | 110 | 120 | 121) => return print_form:: < OpSts, 0 > (w, sm, at, out)
+        103 | 107 | 110 | 120 | 121) => print_form:: < OpSts, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpAtomg, 0 > (w, sm, at, out)
     );
     None
 }
@@ -23440,8 +26116,8 @@ fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         out)
     );
     try_form!(
-        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72 |
-        75) => print_form:: < OpAtomg, 0 > (w, sm, at, out)
+        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 75) =>
+        print_form:: < OpAtomg, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 | 86 |
@@ -23449,8 +26125,12 @@ fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 | 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return print_form:: < OpAtomg, 3 > (w, sm,
-        at, out)
+        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpAtomg, 3 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x10000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpAtomg, 0 > (w, sm, at, out)
     );
     None
 }
@@ -23497,28 +26177,31 @@ fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         < OpCctlAll, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x8000e000000000000000fff == 0x98f && matches!(sm, 80 | 86 | 87 | 88 | 89 |
-        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpCctl, 0 > (w,
-        sm, at, out)
+        w & 0x8000e000000000000000fff == 0x98f && matches!(sm, 100 | 101 | 103 | 120 |
+        121) => print_form:: < OpCctl, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x8000e000000000000000fff == 0x98f && matches!(sm, 75) => print_form:: <
+        w & 0x80000000000000000000fff == 0x98f && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 107 | 110) => print_form:: < OpCctl, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x98f && matches!(sm, 75) => print_form:: <
         OpCctl, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xe000000000000000fff == 0x98f && matches!(sm, 70 | 72) => return
-        print_form:: < OpCctl, 2 > (w, sm, at, out)
+        w & 0xfff == 0x98f && matches!(sm, 70 | 72) => return print_form:: < OpCctl, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpSuld, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 75) => print_form:: <
+        OpSuld, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpSuld, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 75) => print_form:: <
+        OpSuld, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
@@ -23537,8 +26220,12 @@ fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         < OpSuld, 7 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpSust, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 75) => print_form:: <
+        OpSust, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 75) => print_form:: <
+        OpSust, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
@@ -23557,8 +26244,20 @@ fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         < OpSust, 7 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xff0 == 0x990 && matches!(sm, 70 | 72 | 75) => return print_form:: < OpSust,
-        1 > (w, sm, at, out)
+        w & 0xff0 == 0x990 && matches!(sm, 70 | 72) => print_form:: < OpSuld, 0 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0xff0 == 0x990 && matches!(sm, 70 | 72) => print_form:: < OpSuld, 1 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0xff0 == 0x990 && matches!(sm, 70 | 72) => print_form:: < OpSust, 0 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0xff0 == 0x990 && matches!(sm, 70 | 72) => return print_form:: < OpSust, 1 >
+        (w, sm, at, out)
     );
     None
 }
@@ -23576,12 +26275,12 @@ fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpSuld, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 75) => print_form:: <
+        OpSuld, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpSuld, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 75) => print_form:: <
+        OpSuld, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
@@ -23600,8 +26299,12 @@ fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         < OpSuld, 7 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpSust, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 75) => print_form:: <
+        OpSust, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 75) => print_form:: <
+        OpSust, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
@@ -23620,8 +26323,20 @@ fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         < OpSust, 7 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xff0 == 0x990 && matches!(sm, 70 | 72 | 75) => return print_form:: < OpSust,
-        1 > (w, sm, at, out)
+        w & 0xff0 == 0x990 && matches!(sm, 70 | 72) => print_form:: < OpSuld, 0 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0xff0 == 0x990 && matches!(sm, 70 | 72) => print_form:: < OpSuld, 1 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0xff0 == 0x990 && matches!(sm, 70 | 72) => print_form:: < OpSust, 0 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0xff0 == 0x990 && matches!(sm, 70 | 72) => return print_form:: < OpSust, 1 >
+        (w, sm, at, out)
     );
     None
 }
@@ -23698,8 +26413,8 @@ fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         out)
     );
     try_form!(
-        w & 0x800000000000000000001ff == 0x1aa && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => print_form:: < OpQspc, 0 > (w, sm, at, out)
+        w & 0x800000000000000000001ff == 0x1aa && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => print_form:: < OpQspc, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x800000000000000000001ff == 0x1aa && matches!(sm, 90 | 100 | 101 | 103 | 107
@@ -23715,8 +26430,8 @@ fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         at, out)
     );
     try_form!(
-        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72 |
-        75) => print_form:: < OpAtomg, 0 > (w, sm, at, out)
+        w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 75) =>
+        print_form:: < OpAtomg, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 | 86 |
@@ -23724,8 +26439,16 @@ fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 | 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return print_form:: < OpAtomg, 3 > (w, sm,
+        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpAtomg, 3 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x1ff == 0x1aa && matches!(sm, 70 | 72) => print_form:: < OpQspc, 0 > (w, sm,
         at, out)
+    );
+    try_form!(
+        w & 0x10000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpAtomg, 0 > (w, sm, at, out)
     );
     None
 }
@@ -23865,207 +26588,325 @@ fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x90100000000000000000fff == 0xa02 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa02 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpMov, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa02 && matches!(sm, 70 | 72) => return print_form:: < OpMov, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa03 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpP2r, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa03 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpP2r, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa03 && matches!(sm, 70 | 72) => return print_form:: < OpP2r, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa04 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpR2p, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa04 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpR2p, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa04 && matches!(sm, 70 | 72) => return print_form:: < OpR2p, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa07 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa07 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpSel, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa07 && matches!(sm, 70 | 72) => return print_form:: < OpSel, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x8010300c000000000000fff == 0xa08 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
+        w & 0x8010300c000000000000fff == 0xa08 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpFsel, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10300c000000000000fff == 0xa08 && matches!(sm, 70 | 72) => return
+        print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000020000000000000fff == 0xa09 && matches!(sm, 86 | 87 | 88 | 89 | 90) =>
+        w & 0x80000020000000000000fff == 0xa09 && matches!(sm, 90) => print_form:: <
+        OpFmnmx, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0xa09 && matches!(sm, 75) => print_form:: <
+        OpFmnmx, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0xa09 && matches!(sm, 80) => print_form:: <
+        OpFmnmx, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0xa09 && matches!(sm, 86 | 87 | 88 | 89) =>
         print_form:: < OpFmnmx, 10 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0xa09 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpFmnmx, 2 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x80000000000000000000fff == 0xa09 && matches!(sm, 80) => return print_form::
-        < OpFmnmx, 6 > (w, sm, at, out)
+        w & 0xfff == 0xa09 && matches!(sm, 70 | 72) => return print_form:: < OpFmnmx, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa0a && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpFset, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa0a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpFset, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa0a && matches!(sm, 70 | 72) => return print_form:: < OpFset, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa0b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa0b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpFsetp, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa0b && matches!(sm, 70 | 72) => return print_form:: < OpFsetp, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80100000000000000000fff == 0xa0c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa0c && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpIsetp, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa0c && matches!(sm, 70 | 72) => return print_form:: < OpIsetp, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80014000000000000000fff == 0xa10 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
+        w & 0x80004000000000000000fff == 0xa10 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000a10 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpIadd3x, 2 > (w, sm,
-        at, out)
+        w & 0x80004000000000000000fff == 0x4000000000000000a10 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90) => print_form:: < OpIadd3x, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0xa10 && matches!(sm, 70 | 72) => print_form:: <
+        OpIadd3, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x4000000000000000a10 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpIadd3x, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80107000000000000000fff == 0xa11 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
+        w & 0x80107000000000000000fff == 0xa11 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80107000000000000000fff == 0x4000000000000000a11 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpLeaX, 2 > (w, sm, at, out)
+        w & 0x80107000000000000000fff == 0x4000000000000000a11 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90) => print_form:: < OpLeaX, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80105000000000000000fff == 0x100000000000000000a11 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpLeaHi, 2 > (w, sm, at,
-        out)
+        w & 0x107000000000000000fff == 0xa11 && matches!(sm, 70 | 72) => print_form:: <
+        OpLea, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80105000000000000000fff == 0x104000000000000000a11 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpLeaHiX, 2 > (w,
-        sm, at, out)
+        w & 0x80105000000000000000fff == 0x100000000000000000a11 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89 | 90) => print_form:: < OpLeaHi, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80105000000000000000fff == 0x104000000000000000a11 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89 | 90) => print_form:: < OpLeaHiX, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x107000000000000000fff == 0x4000000000000000a11 && matches!(sm, 70 | 72) =>
+        print_form:: < OpLeaX, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x105000000000000000fff == 0x100000000000000000a11 && matches!(sm, 70 | 72)
+        => print_form:: < OpLeaHi, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x105000000000000000fff == 0x104000000000000000a11 && matches!(sm, 70 | 72)
+        => return print_form:: < OpLeaHiX, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa12 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa12 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpLop3, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa12 && matches!(sm, 70 | 72) => return print_form:: < OpLop3, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa13 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa13 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpIabs, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa13 && matches!(sm, 70 | 72) => return print_form:: < OpIabs, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa14 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpVabsdiff, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa14 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpVabsdiff, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa14 && matches!(sm, 70 | 72) => return print_form:: < OpVabsdiff,
+        2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa16 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa16 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpPrmt, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa16 && matches!(sm, 70 | 72) => return print_form:: < OpPrmt, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa17 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpImnmx, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa17 && matches!(sm, 72) => return print_form:: < OpImnmx, 2 > (w,
+        sm, at, out)
     );
     None
 }
 fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80020000000000000000fff == 0xa19 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa19 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpShf, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa19 && matches!(sm, 70 | 72) => return print_form:: < OpShf, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa1a && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpSgxt, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa1a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpSgxt, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa1a && matches!(sm, 70 | 72) => return print_form:: < OpSgxt, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa1b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpBmsk, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa1b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpBmsk, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa1b && matches!(sm, 70 | 72) => return print_form:: < OpBmsk, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa1f && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpPlop3Sign, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa1f && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpPlop3Sign, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa1f && matches!(sm, 70 | 72) => return print_form:: < OpPlop3Sign,
+        1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x87010000000000000000fff == 0x4000000000000000000a20 && matches!(sm, 70 | 72
-        | 75 | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpFmul, 2 > (w, sm,
-        at, out)
+        w & 0x87010000000000000000fff == 0x4000000000000000000a20 && matches!(sm, 75 | 80
+        | 86 | 87 | 88 | 89 | 90) => print_form:: < OpFmul, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x7010000000000000000fff == 0x4000000000000000000a20 && matches!(sm, 70 | 72)
+        => return print_form:: < OpFmul, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80210000000000000000fff == 0xa23 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
+        w & 0x80010000000000000000fff == 0xa23 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpFfma, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000000fff == 0xa23 && matches!(sm, 70 | 72) => return
+        print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80014000000000000000fff == 0xa24 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm, at, out)
+        w & 0x80004000000000000000fff == 0xa24 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpImad, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000a24 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpImadx, 2 > (w, sm,
-        at, out)
+        w & 0x80004000000000000000fff == 0x4000000000000000a24 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90) => print_form:: < OpImadx, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0xa24 && matches!(sm, 70 | 72) => print_form:: <
+        OpImad, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x4000000000000000a24 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpImadx, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80014000000000000000fff == 0xa25 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => print_form:: < OpImadWide, 2 > (w, sm, at, out)
+        w & 0x80004000000000000000fff == 0xa25 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpImadWide, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x4000000000000000a25 && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpImadWideX, 2 > (w,
-        sm, at, out)
+        w & 0x80004000000000000000fff == 0x4000000000000000a25 && matches!(sm, 75 | 80 |
+        86 | 87 | 88 | 89 | 90) => print_form:: < OpImadWideX, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0xa25 && matches!(sm, 70 | 72) => print_form:: <
+        OpImadWide, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0x4000000000000000a25 && matches!(sm, 70 | 72) =>
+        return print_form:: < OpImadWideX, 2 > (w, sm, at, out)
     );
     None
 }
@@ -24090,29 +26931,41 @@ fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80004000000000000000fff == 0xa27 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at, out)
+        w & 0x80004000000000000000fff == 0xa27 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpImadHi, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x4000000000000000fff == 0xa27 && matches!(sm, 72) => return print_form:: <
+        OpImadHi, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa28 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa28 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpDmul, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa28 && matches!(sm, 70 | 72) => return print_form:: < OpDmul, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa2b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa2b && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpDfma, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa2b && matches!(sm, 70 | 72) => return print_form:: < OpDfma, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa31 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpHfma2, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa31 && matches!(sm, 75) => print_form:: <
+        OpHfma2, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0xa31 && matches!(sm, 80) => print_form:: <
@@ -24123,19 +26976,27 @@ fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         print_form:: < OpHfma2, 16 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0xa31 && matches!(sm, 90) => return print_form::
-        < OpHfma2, 23 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa31 && matches!(sm, 90) => print_form:: <
+        OpHfma2, 23 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa31 && matches!(sm, 70 | 72) => return print_form:: < OpHfma2, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x84000000000000000000fff == 0xa32 && matches!(sm, 90) => print_form:: <
+        w & 0x80000000000000000000fff == 0xa32 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => print_form:: < OpHmul2, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0xa32 && matches!(sm, 90) => print_form:: <
         OpHmul2, 6 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0xa32 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => return print_form:: < OpHmul2, 2 > (w, sm, at, out)
+        w & 0xfff == 0xa32 && matches!(sm, 70 | 72) => return print_form:: < OpHmul2, 2 >
+        (w, sm, at, out)
     );
     None
 }
@@ -24159,19 +27020,23 @@ fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xa38 && matches!(sm, 72 | 75 | 80 | 86 | 87 |
-        88 | 89 | 90) => return print_form:: < OpI2iSat, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpI2iSat, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xa38 && matches!(sm, 72) => return print_form:: < OpI2iSat, 2 > (w,
+        sm, at, out)
     );
     None
 }
 fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xefe46008000000000000fff == 0xa3e && matches!(sm, 80 | 86 | 87 | 88 | 89 |
-        90) => print_form:: < OpF2fp, 2 > (w, sm, at, out)
+        w & 0xec246000000000000000fff == 0xa3e && matches!(sm, 89 | 90) => print_form:: <
+        OpF2fp, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xefe46008000000000000fff == 0x40000000000000000a3e && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90) => print_form:: < OpF2fpMerge, 2 > (w, sm, at, out)
+        w & 0xec246000000000000000fff == 0x40000000000000000a3e && matches!(sm, 89 | 90)
+        => print_form:: < OpF2fpMerge, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xe0246000000000000000fff == 0x40040000000000000000a3e && matches!(sm, 89 |
@@ -24183,7 +27048,23 @@ fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0xe0246000000000000000fff == 0x40002000000000000000a3e && matches!(sm, 89 |
-        90) => return print_form:: < OpF2fpUnpack8, 2 > (w, sm, at, out)
+        90) => print_form:: < OpF2fpUnpack8, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x84240000000000000000fff == 0xa3e && matches!(sm, 86 | 87 | 88) =>
+        print_form:: < OpF2fp, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x84240000000000000000fff == 0x40000000000000000a3e && matches!(sm, 86 | 87 |
+        88) => print_form:: < OpF2fpMerge, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80240000000000000000fff == 0xa3e && matches!(sm, 80) => print_form:: <
+        OpF2fp, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80240000000000000000fff == 0x40000000000000000a3e && matches!(sm, 80) =>
+        return print_form:: < OpF2fpMerge, 2 > (w, sm, at, out)
     );
     None
 }
@@ -24243,61 +27124,89 @@ fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb00 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xb00 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpFlo, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xb00 && matches!(sm, 70 | 72) => return print_form:: < OpFlo, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb01 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xb01 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpBrev, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xb01 && matches!(sm, 70 | 72) => return print_form:: < OpBrev, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb02 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpFchk, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xb02 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpFchk, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xb02 && matches!(sm, 70 | 72) => return print_form:: < OpFchk, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb04 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xb04 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpF2f, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xb04 && matches!(sm, 70 | 72) => return print_form:: < OpF2f, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb05 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xb05 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpF2i, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xb05 && matches!(sm, 70 | 72) => return print_form:: < OpF2i, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb06 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xb06 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpI2f, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xb06 && matches!(sm, 70 | 72) => return print_form:: < OpI2f, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb07 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpFrnd, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xb07 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpFrnd, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xb07 && matches!(sm, 70 | 72) => return print_form:: < OpFrnd, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80100000000000000000fff == 0xb08 && matches!(sm, 90) => print_form:: <
-        OpMufu, 9 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0x80000000000000000000fff == 0xb08 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89) => print_form:: < OpMufu, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0xb08 && matches!(sm, 90) => print_form:: <
+        OpMufu, 9 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff == 0xb08 && matches!(sm, 70 | 72) => return print_form:: < OpMufu, 2 >
@@ -24307,68 +27216,108 @@ fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb09 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xb09 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpPopc, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xb09 && matches!(sm, 70 | 72) => return print_form:: < OpPopc, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb10 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xb10 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpF2f64, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xb10 && matches!(sm, 70 | 72) => return print_form:: < OpF2f64, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb11 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xb11 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpF2i64, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xb11 && matches!(sm, 70 | 72) => return print_form:: < OpF2i64, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb12 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xb12 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpI2f64, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xb12 && matches!(sm, 70 | 72) => return print_form:: < OpI2f64, 2 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb13 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpFrnd64, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xb13 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpFrnd64, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xb13 && matches!(sm, 70 | 72) => return print_form:: < OpFrnd64, 2
+        > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x801e0000000000000000fff == 0x20000000000000000b1d && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpBarArv, 0 > (w, sm, at, out)
+        w & 0x801e0000000000000000fff == 0x20000000000000000b1d && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        OpBarArv, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800e0000000000000000fff == 0x40000000000000000b1d && matches!(sm, 70 | 72 |
-        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpBarRed, 0 > (w, sm, at, out)
+        w & 0x1e0000000000000000fff == 0x20000000000000000b1d && matches!(sm, 70 | 72 |
+        75) => print_form:: < OpBarArv, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800e0000000000000000fff == 0xb1d && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
+        w & 0x800e0000000000000000fff == 0x40000000000000000b1d && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        OpBarRed, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800e0000000000000000fff == 0xb1d && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpBarSync, 0 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xe0000000000000000fff == 0x40000000000000000b1d && matches!(sm, 70 | 72 |
+        75) => print_form:: < OpBarRed, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xe0000000000000000fff == 0xb1d && matches!(sm, 70 | 72 | 75) => return
         print_form:: < OpBarSync, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0xb48 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89) => return print_form:: < OpWarpsync, 3 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xb48 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89) => print_form:: < OpWarpsync, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xb48 && matches!(sm, 70 | 72) => return print_form:: < OpWarpsync,
+        3 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000030000fff == 0xb56 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpBmov, 2 > (w, sm, at, out)
+        w & 0x80000000000000030000fff == 0xb56 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpBmov, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x30000fff == 0xb56 && matches!(sm, 70 | 72) => return print_form:: < OpBmov,
+        2 > (w, sm, at, out)
     );
     None
 }
@@ -24382,50 +27331,78 @@ fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         print_form:: < OpNanosleep, 6 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0xb5d && matches!(sm, 70 | 72 | 75) => return
-        print_form:: < OpNanosleep, 10 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xb5d && matches!(sm, 75) => print_form:: <
+        OpNanosleep, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xb5d && matches!(sm, 70 | 72) => return print_form:: < OpNanosleep,
+        10 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpTex, 0 > (w, sm, at, out)
+        w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpTex, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0xb60 && matches!(sm, 70 | 72) => return print_form:: <
+        OpTex, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpTld4, 0 > (w, sm, at, out)
+        w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpTld4, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0xb63 && matches!(sm, 70 | 72) => return print_form:: <
+        OpTld4, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpTld, 0 > (w, sm, at, out)
+        w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpTld, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0xb66 && matches!(sm, 70 | 72) => return print_form:: <
+        OpTld, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpTmml, 0 > (w, sm, at, out)
+        w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpTmml, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0xb69 && matches!(sm, 70 | 72) => return print_form:: <
+        OpTmml, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpTxd, 0 > (w, sm, at, out)
+        w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpTxd, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0xb6c && matches!(sm, 70 | 72) => return print_form:: <
+        OpTxd, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90) => return print_form:: < OpTxq, 0 > (w, sm, at, out)
+        w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpTxq, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800000000000fff == 0xb6f && matches!(sm, 70 | 72) => return print_form:: <
+        OpTxq, 0 > (w, sm, at, out)
     );
     None
 }
@@ -24443,12 +27420,12 @@ fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpSuldB, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 75) => print_form:: <
+        OpSuldB, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpSuldB, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 75) => print_form:: <
+        OpSuldB, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
@@ -24459,8 +27436,12 @@ fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         90) => print_form:: < OpSuldB, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 72 | 75) =>
-        print_form:: < OpSustB, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 75) => print_form:: <
+        OpSustB, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 75) => print_form:: <
+        OpSustB, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
@@ -24471,20 +27452,39 @@ fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         90) => print_form:: < OpSustB, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xff0 == 0xb90 && matches!(sm, 70 | 72 | 75) => return print_form:: <
-        OpSustB, 1 > (w, sm, at, out)
+        w & 0xff0 == 0xb90 && matches!(sm, 70 | 72) => print_form:: < OpSuldB, 0 > (w,
+        sm, at, out)
+    );
+    try_form!(
+        w & 0xff0 == 0xb90 && matches!(sm, 70 | 72) => print_form:: < OpSuldB, 1 > (w,
+        sm, at, out)
+    );
+    try_form!(
+        w & 0xff0 == 0xb90 && matches!(sm, 70 | 72) => print_form:: < OpSustB, 0 > (w,
+        sm, at, out)
+    );
+    try_form!(
+        w & 0xff0 == 0xb90 && matches!(sm, 70 | 72) => return print_form:: < OpSustB, 1 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x90100000000000000000fff == 0x80000000000000000000c02 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpMov, 3 > (w, sm, at, out)
+        w & 0x90100000000000000000fff == 0x80000000000000000000c02 && matches!(sm, 107 |
+        120 | 121) => print_form:: < OpMov, 3 > (w, sm, at, out)
     );
     try_form!(
         w & 0x90100000000000000000fff == 0x80100000000000000000c02 && matches!(sm, 107 |
-        120 | 121) => return print_form:: < OpMov64, 1 > (w, sm, at, out)
+        120 | 121) => print_form:: < OpMov64, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x90000000000000000000fff == 0x80000000000000000000c02 && matches!(sm, 100 |
+        101 | 103 | 110) => print_form:: < OpMov, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000c02 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpMov, 3 > (w, sm, at, out)
     );
     None
 }
@@ -24522,9 +27522,9 @@ fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000020000000000000fff == 0x80000000000000000000c09 && matches!(sm, 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpFmnmx, 11 > (w, sm, at, out)
+        w & 0x80000020000000000000fff == 0x80000000000000000000c09 && matches!(sm, 90 |
+        100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFmnmx, 11 > (w, sm,
+        at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c09 && matches!(sm, 75) =>
@@ -24532,7 +27532,11 @@ fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c09 && matches!(sm, 80) =>
-        return print_form:: < OpFmnmx, 7 > (w, sm, at, out)
+        print_form:: < OpFmnmx, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000c09 && matches!(sm, 86 |
+        87 | 88 | 89) => return print_form:: < OpFmnmx, 11 > (w, sm, at, out)
     );
     None
 }
@@ -24554,26 +27558,38 @@ fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80100000000000000000fff == 0x80000000000000000000c0c && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpIsetp, 3 > (w, sm, at, out)
+        w & 0x80100000000000000000fff == 0x80000000000000000000c0c && matches!(sm, 107 |
+        120 | 121) => print_form:: < OpIsetp, 3 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80100000000000000000fff == 0x80100000000000000000c0c && matches!(sm, 107 |
-        120 | 121) => return print_form:: < OpIsetp64, 2 > (w, sm, at, out)
+        120 | 121) => print_form:: < OpIsetp64, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000c0c && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: <
+        OpIsetp, 3 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x80000000000000000000c10 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpIadd3, 3 > (w, sm, at, out)
+        w & 0x80014000000000000000fff == 0x80000000000000000000c10 && matches!(sm, 100 |
+        103 | 107) => print_form:: < OpIadd3, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x80004000000000000000c10 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpIadd3x, 3 > (w, sm, at, out)
+        w & 0x80014000000000000000fff == 0x80004000000000000000c10 && matches!(sm, 100 |
+        103 | 107) => print_form:: < OpIadd3x, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80000000000000000000c10 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpIadd3, 3
+        > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80004000000000000000c10 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => return print_form:: <
+        OpIadd3x, 3 > (w, sm, at, out)
     );
     None
 }
@@ -24650,9 +27666,13 @@ fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80020000000000000000fff == 0x80000000000000000000c19 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpShf, 3 > (w, sm, at, out)
+        w & 0x80020000000000000000fff == 0x80000000000000000000c19 && matches!(sm, 100 |
+        103 | 107) => print_form:: < OpShf, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000c19 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => return print_form:: <
+        OpShf, 3 > (w, sm, at, out)
     );
     None
 }
@@ -24682,35 +27702,55 @@ fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80210000000000000000fff == 0x80000000000000000000c23 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpFfma, 3 > (w, sm, at, out)
+        w & 0x80210000000000000000fff == 0x80000000000000000000c23 && matches!(sm, 100 |
+        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFfma, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x80000000000000000000c23 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpFfma, 3 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x80000000000000000000c24 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpImad, 3 > (w, sm, at, out)
+        w & 0x80014000000000000000fff == 0x80000000000000000000c24 && matches!(sm, 100 |
+        103 | 107) => print_form:: < OpImad, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x80004000000000000000c24 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpImadx, 3 > (w, sm, at, out)
+        w & 0x80014000000000000000fff == 0x80004000000000000000c24 && matches!(sm, 100 |
+        103 | 107) => print_form:: < OpImadx, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80000000000000000000c24 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpImad, 3
+        > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80004000000000000000c24 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => return print_form:: <
+        OpImadx, 3 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm435(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x80000000000000000000c25 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpImadWide, 3 > (w, sm, at, out)
+        w & 0x80014000000000000000fff == 0x80000000000000000000c25 && matches!(sm, 100 |
+        103 | 107) => print_form:: < OpImadWide, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x80004000000000000000c25 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpImadWideX, 3 > (w, sm, at, out)
+        w & 0x80014000000000000000fff == 0x80004000000000000000c25 && matches!(sm, 100 |
+        103 | 107) => print_form:: < OpImadWideX, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80000000000000000000c25 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => print_form:: <
+        OpImadWide, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80004000000000000000c25 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => return print_form:: <
+        OpImadWideX, 3 > (w, sm, at, out)
     );
     None
 }
@@ -24781,13 +27821,17 @@ fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm441(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x84000000000000000000fff == 0x80000000000000000000c32 && matches!(sm, 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpHmul2, 7 > (w, sm,
-        at, out)
+        w & 0x84000000000000000000fff == 0x80000000000000000000c32 && matches!(sm, 107)
+        => print_form:: < OpHmul2, 7 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c32 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89) => return print_form:: < OpHmul2, 3 > (w, sm, at, out)
+        80 | 86 | 87 | 88 | 89) => print_form:: < OpHmul2, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000c32 && matches!(sm, 90 |
+        100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpHmul2, 7 > (w, sm,
+        at, out)
     );
     None
 }
@@ -24835,39 +27879,63 @@ fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xefff6008000000000000fff == 0xc2070000000000000000c3e && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpPack4, 2 > (w, sm, at,
-        out)
+        w & 0xefff6008000000000000fff == 0xc2070000000000000000c3e && matches!(sm, 107)
+        => print_form:: < OpF2fpPack4, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xefe46008000000000000fff == 0x80000000000000000000c3e && matches!(sm, 80 |
-        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form::
-        < OpF2fp, 3 > (w, sm, at, out)
+        w & 0xeeff6000000000000000fff == 0xc2070000000000000000c3e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fpPack4, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xefe46008000000000000fff == 0x80040000000000000000c3e && matches!(sm, 80 |
-        86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form::
-        < OpF2fpMerge, 3 > (w, sm, at, out)
+        w & 0xeee46008000000000000fff == 0x80000000000000000000c3e && matches!(sm, 107)
+        => print_form:: < OpF2fp, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xe1e46008000000000000fff == 0xc0040000000000000000c3e && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpPack8, 6 > (w, sm, at,
-        out)
+        w & 0xeee46008000000000000fff == 0x80040000000000000000c3e && matches!(sm, 107)
+        => print_form:: < OpF2fpMerge, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xe3646008000000000000fff == 0xc0002000000000000000c3e && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack8, 6 > (w, sm,
-        at, out)
+        w & 0xeee46000000000000000fff == 0x80000000000000000000c3e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fp, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xe33e0000000000000000fff == 0xa0000000000000000000c3e && matches!(sm, 100 |
+        w & 0xeee46000000000000000fff == 0x80040000000000000000c3e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fpMerge, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xe1e46008000000000000fff == 0xc0040000000000000000c3e && matches!(sm, 107)
+        => print_form:: < OpF2fpPack8, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xe3646008000000000000fff == 0xc0002000000000000000c3e && matches!(sm, 107)
+        => print_form:: < OpF2fpUnpack8, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xec246000000000000000fff == 0x80000000000000000000c3e && matches!(sm, 89 |
+        90) => print_form:: < OpF2fp, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xec246000000000000000fff == 0x80040000000000000000c3e && matches!(sm, 89 |
+        90) => print_form:: < OpF2fpMerge, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xe0e46000000000000000fff == 0xc0040000000000000000c3e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fpPack8, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xe23e0000000000000000fff == 0xa0000000000000000000c3e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack, 6 > (w, sm,
         at, out)
     );
     try_form!(
-        w & 0xe33e0000000000000000fff == 0xa0000000000000000000c3e && matches!(sm, 100 |
+        w & 0xe23e0000000000000000fff == 0xa0000000000000000000c3e && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack4, 2 > (w, sm,
         at, out)
+    );
+    try_form!(
+        w & 0xe2646000000000000000fff == 0xc0002000000000000000c3e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fpUnpack8, 6 > (w, sm, at,
+        out)
     );
     try_form!(
         w & 0xe0246000000000000000fff == 0xc0040000000000000000c3e && matches!(sm, 89 |
@@ -24879,7 +27947,23 @@ fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0xe0246000000000000000fff == 0xc0002000000000000000c3e && matches!(sm, 89 |
-        90) => return print_form:: < OpF2fpUnpack8, 3 > (w, sm, at, out)
+        90) => print_form:: < OpF2fpUnpack8, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x84240000000000000000fff == 0x80000000000000000000c3e && matches!(sm, 86 |
+        87 | 88) => print_form:: < OpF2fp, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x84240000000000000000fff == 0x80040000000000000000c3e && matches!(sm, 86 |
+        87 | 88) => print_form:: < OpF2fpMerge, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80240000000000000000fff == 0x80000000000000000000c3e && matches!(sm, 80) =>
+        print_form:: < OpF2fp, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80240000000000000000fff == 0x80040000000000000000c3e && matches!(sm, 80) =>
+        return print_form:: < OpF2fpMerge, 3 > (w, sm, at, out)
     );
     None
 }
@@ -25064,13 +28148,16 @@ fn print_sm70_arm463(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm464(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80100000000000000000fff == 0x80000000000000000000d08 && matches!(sm, 90 |
-        100 | 101 | 107 | 110 | 120 | 121) => print_form:: < OpMufu, 10 > (w, sm, at,
-        out)
+        w & 0x80100000000000000000fff == 0x80000000000000000000d08 && matches!(sm, 107)
+        => print_form:: < OpMufu, 10 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d08 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d08 && matches!(sm, 90 |
+        100 | 101 | 110 | 120 | 121) => print_form:: < OpMufu, 10 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d08 && matches!(sm, 103)
@@ -25251,51 +28338,79 @@ fn print_sm70_arm482(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm483(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80020000000000000000fff == 0x80000000000000000000e19 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpShf, 6 > (w, sm, at, out)
+        w & 0x80020000000000000000fff == 0x80000000000000000000e19 && matches!(sm, 100 |
+        103 | 107) => print_form:: < OpShf, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000e19 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => return print_form:: <
+        OpShf, 6 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm484(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80200000000000000000fff == 0x80000000000000000000e21 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpFadd, 3 > (w, sm, at, out)
+        w & 0x80200000000000000000fff == 0x80000000000000000000e21 && matches!(sm, 100 |
+        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFadd, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000e21 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpFadd, 3 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm485(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80210000000000000000fff == 0x80000000000000000000e23 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpFfma, 6 > (w, sm, at, out)
+        w & 0x80210000000000000000fff == 0x80000000000000000000e23 && matches!(sm, 100 |
+        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFfma, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x80000000000000000000e23 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpFfma, 6 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm486(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x80000000000000000000e24 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpImad, 6 > (w, sm, at, out)
+        w & 0x80014000000000000000fff == 0x80000000000000000000e24 && matches!(sm, 100 |
+        103 | 107) => print_form:: < OpImad, 6 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x80004000000000000000e24 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpImadx, 6 > (w, sm, at, out)
+        w & 0x80014000000000000000fff == 0x80004000000000000000e24 && matches!(sm, 100 |
+        103 | 107) => print_form:: < OpImadx, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80000000000000000000e24 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => print_form:: < OpImad, 6
+        > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80004000000000000000e24 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => return print_form:: <
+        OpImadx, 6 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm487(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80014000000000000000fff == 0x80000000000000000000e25 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpImadWide, 5 > (w, sm, at, out)
+        w & 0x80014000000000000000fff == 0x80000000000000000000e25 && matches!(sm, 100 |
+        103 | 107) => print_form:: < OpImadWide, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80014000000000000000fff == 0x80004000000000000000e25 && matches!(sm, 75 |
-        80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpImadWideX, 5 > (w, sm, at, out)
+        w & 0x80014000000000000000fff == 0x80004000000000000000e25 && matches!(sm, 100 |
+        103 | 107) => print_form:: < OpImadWideX, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80000000000000000000e25 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => print_form:: <
+        OpImadWide, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80004000000000000000fff == 0x80004000000000000000e25 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121) => return print_form:: <
+        OpImadWideX, 5 > (w, sm, at, out)
     );
     None
 }
@@ -25462,9 +28577,13 @@ fn print_sm70_arm501(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm502(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000030000fff == 0xf56 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
-        print_form:: < OpBmov, 3 > (w, sm, at, out)
+        w & 0x80000000000000030000fff == 0xf56 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpBmov, 3 >
+        (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x30000fff == 0xf56 && matches!(sm, 70 | 72) => return print_form:: < OpBmov,
+        3 > (w, sm, at, out)
     );
     None
 }
@@ -25920,13 +29039,11 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "al2p", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        110, 120, 121], 0x80000000000000000000fff, 0x920, 0x1fff7ff73fffff800ff00000000,
-        0, [GPR]
+        110, 120, 121], 0xfff, 0x920, 0x1ffffff73fffff800ff00000000, 0, [GPR]
     ),
     form_info!(
         "al2p_abs", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        110, 120, 121], 0x800000000000000ff000fff, 0xff000920,
-        0x1fff7ff73fffffc00ff00000000, 0, []
+        110, 120, 121], 0xff000fff, 0xff000920, 0x1ffffff73fffffc00ff00000000, 0, []
     ),
     form_info!(
         "al2p_abs_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff800000000ff00,
@@ -25938,23 +29055,22 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "ald", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121], 0x800200000000000ff000fff, 0xff000321, 0x1fff7ff43fffffc000000000000,
-        0, [NONE, GPR]
+        120, 121], 0xff000fff, 0xff000321, 0x1ffffff63fffffc000000000000, 0, [NONE, GPR]
     ),
     form_info!(
         "ald", "fixed", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121], 0x8002000000000ffff000fff, 0xffff000321,
-        0x1fff7ff43fffffc000000000000, 0, [NONE, NONE]
+        120, 121], 0xffff000fff, 0xffff000321, 0x1ffffff63fffffc000000000000, 0, [NONE,
+        NONE]
     ),
     form_info!(
         "ald", "fixed", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121], 0x8000000000000ff00000fff, 0xff00000321,
-        0x1fff7ff43fffff8000000000000, 0, [GPR, NONE]
+        120, 121], 0xff00000fff, 0xff00000321, 0x1ffffff43fffff8000000000000, 0, [GPR,
+        NONE]
     ),
     form_info!(
         "ald", "fixed", 3, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121], 0x8000c000000000000000fff, 0x321, 0x1fff7ff43ffffffff0000000000, 0,
-        [GPR, GPR]
+        120, 121], 0xc000000000000000fff, 0x321, 0x1ffffff43ffffffff0000000000, 0, [GPR,
+        GPR]
     ),
     form_info!(
         "ald_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff800000000ff00,
@@ -25987,18 +29103,18 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "ast", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121], 0x800200000000000ff000fff, 0xff000322, 0x1fff7ffc300fffc000000ff0000,
-        0, [NONE, GPR, GPR]
+        120, 121], 0xff000fff, 0xff000322, 0x1ffffffe300fffc000000ff0000, 0, [NONE, GPR,
+        GPR]
     ),
     form_info!(
         "ast", "fixed", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121], 0x80000ff0000000000000fff, 0xff0000000000000322,
-        0x1fff7ffc300fff8000000ff0000, 0, [GPR, GPR, NONE]
+        120, 121], 0xff0000000000000fff, 0xff0000000000000322,
+        0x1ffffffc300fff8000000ff0000, 0, [GPR, GPR, NONE]
     ),
     form_info!(
         "ast", "fixed", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121], 0x8000c000000000000000fff, 0x322, 0x1fff7ffc300ffffff0000ff0000, 0,
-        [GPR, GPR, GPR]
+        120, 121], 0xc000000000000000fff, 0x322, 0x1ffffffc300ffffff0000ff0000, 0, [GPR,
+        GPR, GPR]
     ),
     form_info!(
         "ast_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff800000000ff00,
@@ -26041,8 +29157,8 @@ pub const FORMS: &[FormInfo] = &[
         0xeef0000000000000, 0, 0, [GPR, GPR, GPR]
     ),
     form_info!(
-        "atomg", "fixed", 0, Sm70, [70, 72, 75], 0x800010000000000000001dd,
-        0x1000000000000000188, 0x1fff00000ff0000000000000000, 0xff0000000000000000, [GPR,
+        "atomg", "fixed", 0, Sm70, [70, 72, 75], 0x10000000000000001dd,
+        0x1000000000000000188, 0x1fff80000ff0000000000000000, 0xff0000000000000000, [GPR,
         GPR, NONE]
     ),
     form_info!(
@@ -26073,8 +29189,8 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff00000000000000000000000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
-        "atomg_cas", "fixed", 0, Sm70, [70, 72, 75], 0x88001000000000000000fdd,
-        0x1000000000000000389, 0x1fff70000000000000000000000, 0, [GPR, GPR, GPR]
+        "atomg_cas", "fixed", 0, Sm70, [70, 72, 75], 0x8001000000000000000fdd,
+        0x1000000000000000389, 0x1ffff0000000000000000000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
         "atomg_cas", "fixed", 1, Sm70, [80, 86, 87, 88, 89], 0x88001000000000000000fdd,
@@ -26238,23 +29354,23 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "bar_arv", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x801e0000000000000000fff, 0x20000000000000000b1d,
-        0x1fff7fe1ffffc0003ffffff0000, 0, [IMM, IMM]
+        107, 110, 120, 121], 0x1e0000000000000000fff, 0x20000000000000000b1d,
+        0x1fffffe1ffffc0003ffffff0000, 0, [IMM, IMM]
     ),
     form_info!(
         "bar_arv", "fixed", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x801e0000000000000000fff, 0x2000000000000000091d,
-        0x1fff7fe1ffffc3fff00ffff0000, 0, [IMM, GPR]
+        107, 110, 120, 121], 0x1e0000000000000000fff, 0x2000000000000000091d,
+        0x1fffffe1ffffc3fff00ffff0000, 0, [IMM, GPR]
     ),
     form_info!(
         "bar_arv", "fixed", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x801e0000000000000000fff, 0x2000000000000000051d,
-        0x1fff7fe1fffffc00300ffff0000, 0, [GPR, IMM]
+        107, 110, 120, 121], 0x1e0000000000000000fff, 0x2000000000000000051d,
+        0x1fffffe1fffffc00300ffff0000, 0, [GPR, IMM]
     ),
     form_info!(
         "bar_arv", "fixed", 3, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x801e0000000000000000fff, 0x2000000000000000031d,
-        0x1fff7fe1fffffffff00ffff0000, 0, [GPR, GPR]
+        107, 110, 120, 121], 0x1e0000000000000000fff, 0x2000000000000000031d,
+        0x1fffffe1fffffffff00ffff0000, 0, [GPR, GPR]
     )
         .with_tied(&[(1, 0)]),
     form_info!(
@@ -26275,13 +29391,13 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "bar_red", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x800e0000000000000000fff, 0x40000000000000000b1d,
-        0x1fff07e13fffc0003ffffff0000, 0, [IMM, IMM, PRED]
+        107, 110, 120, 121], 0xe0000000000000000fff, 0x40000000000000000b1d,
+        0x1fff87e13fffc0003ffffff0000, 0, [IMM, IMM, PRED]
     ),
     form_info!(
         "bar_red", "fixed", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x800e0000000000000000fff, 0x4000000000000000091d, 0x1fff07e13fffc3fff00ffff0000,
-        0, [IMM, GPR, PRED]
+        0xe0000000000000000fff, 0x4000000000000000091d, 0x1fff87e13fffc3fff00ffff0000, 0,
+        [IMM, GPR, PRED]
     ),
     form_info!(
         "bar_red", "fixed", 2, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
@@ -26290,13 +29406,13 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "bar_red", "fixed", 3, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x800e0000000000000000fff, 0x4000000000000000051d,
-        0x1fff07e13ffffc00300ffff0000, 0, [GPR, IMM, PRED]
+        107, 110, 120, 121], 0xe0000000000000000fff, 0x4000000000000000051d,
+        0x1fff87e13ffffc00300ffff0000, 0, [GPR, IMM, PRED]
     ),
     form_info!(
         "bar_red", "fixed", 4, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x800e0000000000000000fff, 0x4000000000000000031d,
-        0x1fff07e13ffffffff00ffff0000, 0, [GPR, GPR, PRED]
+        107, 110, 120, 121], 0xe0000000000000000fff, 0x4000000000000000031d,
+        0x1fff87e13ffffffff00ffff0000, 0, [GPR, GPR, PRED]
     )
         .with_tied(&[(1, 0)]),
     form_info!(
@@ -26317,12 +29433,12 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "bar_sync", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x800e0000000000000000fff, 0xb1d,
-        0x1fff7fe1ffffc0003ffffff0000, 0, [IMM, IMM]
+        107, 110, 120, 121], 0xe0000000000000000fff, 0xb1d,
+        0x1fffffe1ffffc0003ffffff0000, 0, [IMM, IMM]
     ),
     form_info!(
         "bar_sync", "fixed", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x800e0000000000000000fff, 0x91d, 0x1fff7fe1ffffc3fff00ffff0000, 0, [IMM, GPR]
+        0xe0000000000000000fff, 0x91d, 0x1fffffe1ffffc3fff00ffff0000, 0, [IMM, GPR]
     ),
     form_info!(
         "bar_sync", "fixed", 2, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
@@ -26330,13 +29446,13 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "bar_sync", "fixed", 3, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x800e0000000000000000fff, 0x51d,
-        0x1fff7fe1fffffc00300ffff0000, 0, [GPR, IMM]
+        107, 110, 120, 121], 0xe0000000000000000fff, 0x51d,
+        0x1fffffe1fffffc00300ffff0000, 0, [GPR, IMM]
     ),
     form_info!(
         "bar_sync", "fixed", 4, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x800e0000000000000000fff, 0x31d,
-        0x1fff7fe1fffffffff00ffff0000, 0, [GPR, GPR]
+        107, 110, 120, 121], 0xe0000000000000000fff, 0x31d,
+        0x1fffffe1fffffffff00ffff0000, 0, [GPR, GPR]
     )
         .with_tied(&[(1, 0)]),
     form_info!(
@@ -26393,8 +29509,8 @@ pub const FORMS: &[FormInfo] = &[
         UPRED]
     ),
     form_info!(
-        "bmma", "fixed", 0, Sm70, [80, 86, 87, 88, 89], 0xf8100000000000000000fff,
-        0x10000000000000000023d, 0x1fff07e8100ffffff0000000000, 0, [GPR, GPR, GPR]
+        "bmma", "fixed", 0, Sm70, [80, 86, 87, 88, 89], 0x80100000000000000000fff,
+        0x10000000000000000023d, 0x1fff7fe8100ffffff0000000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
         "bmma", "fixed", 1, Sm70, [90], 0xf8100000000000000000fff,
@@ -26402,22 +29518,19 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "bmov", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80000000000000030000fff, 0x356,
-        0x1fff7efffffffffff00c0ff0000, 0, [GPR]
+        107, 110, 120, 121], 0x30000fff, 0x356, 0x1ffffefffffffffff00c0ff0000, 0, [GPR]
     ),
     form_info!(
         "bmov", "fixed", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80000000000000030000fff, 0x956,
-        0x1fff7efffff00000000c0ff0000, 0, [IMM]
+        107, 110, 120, 121], 0x30000fff, 0x956, 0x1ffffefffff00000000c0ff0000, 0, [IMM]
     ),
     form_info!(
-        "bmov", "fixed", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000030000fff, 0xb56, 0x1fff7effffff80000ffc0ff0000, 0, [CBUF]
+        "bmov", "fixed", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0x30000fff,
+        0xb56, 0x1ffffeffffff80000ffc0ff0000, 0, [CBUF]
     ),
     form_info!(
         "bmov", "fixed", 3, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80000000000000030000fff, 0xf56,
-        0x1fff7efffffffffffffc0f00000, 0, [BAR]
+        107, 110, 120, 121], 0x30000fff, 0xf56, 0x1ffffefffffffffffffc0f00000, 0, [BAR]
     ),
     form_info!(
         "bmov_clear", "fixed", 0, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
@@ -26426,27 +29539,24 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "bmov_r", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80000000000000030000fff, 0x355,
-        0x1fff7efffffffffffffc0000000, 0, [BAR]
+        107, 110, 120, 121], 0x30000fff, 0x355, 0x1ffffefffffffffffffc0000000, 0, [BAR]
     ),
     form_info!(
         "bmsk", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x21b, 0x1fff7fff7ffffffff0000000000,
-        0, [GPR, GPR]
+        110, 120, 121], 0xfff, 0x21b, 0x1fffffff7ffffffff0000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "bmsk", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x81b, 0x1fff7fff7ff0000000000000000,
-        0, [GPR, IMM]
+        110, 120, 121], 0xfff, 0x81b, 0x1fffffff7ff0000000000000000, 0, [GPR, IMM]
     ),
     form_info!(
-        "bmsk", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xa1b, 0x1fff7fff7fff80000ff00000000, 0, [GPR, CBUF]
+        "bmsk", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa1b,
+        0x1fffffff7fff80000ff00000000, 0, [GPR, CBUF]
     ),
     form_info!(
         "bmsk", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x80000000000000000000c1b,
-        0x1fff7fff7ffffffff0000000000, 0, [GPR, UGPR]
+        120, 121], 0xfff, 0xc1b, 0x1fffffff7ffffffff0000000000,
+        0x80000000000000000000000, [GPR, UGPR]
     ),
     form_info!(
         "bpt", "fixed", 0, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
@@ -26462,11 +29572,11 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "bra", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x86000000000000000000fff, 0x947, 0x1fff00c000000000000ffff0000, 0, [PRED]
+        0x6000000000000000000fff, 0x947, 0x1fff80c000000000000ffff0000, 0, [PRED]
     ),
     form_info!(
         "bra", "fixed", 1, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
-        0x86800000000000000000fff, 0x947, 0x1fff004000000000000ff000000, 0, [PRED]
+        0x86000000000000000000fff, 0x947, 0x1fff00c000000000000ff000000, 0, [PRED]
     ),
     form_info!(
         "bra", "fixed", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfff00000000000e0,
@@ -26495,8 +29605,8 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff01800000000000000000000, 0, [PRED, UGPR]
     ),
     form_info!(
-        "break", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0x942, 0x1fff07ffffffffffffffff00000, 0, [PRED, BAR]
+        "break", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0x942,
+        0x1fff87ffffffffffffffff00000, 0, [PRED, BAR]
     ),
     form_info!(
         "break", "fixed", 1, Sm70, [100, 101, 103, 107, 110, 120, 121],
@@ -26504,30 +29614,28 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "brev", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x301, 0x1fff7ffffffffffff00ff000000,
-        0, [GPR]
+        110, 120, 121], 0xfff, 0x301, 0x1ffffffffffffffff00ff000000, 0, [GPR]
     ),
     form_info!(
         "brev", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x901, 0x1fff7ffffff00000000ff000000,
-        0, [IMM]
+        110, 120, 121], 0xfff, 0x901, 0x1ffffffffff00000000ff000000, 0, [IMM]
     ),
     form_info!(
-        "brev", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xb01, 0x1fff7fffffff80000ffff000000, 0, [CBUF]
+        "brev", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xb01,
+        0x1fffffffffff80000ffff000000, 0, [CBUF]
     ),
     form_info!(
         "brev", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x80000000000000000000d01,
-        0x1fff7ffffffffffff00ff000000, 0, [UGPR]
+        120, 121], 0xfff, 0xd01, 0x1ffffffffffffffff00ff000000,
+        0x80000000000000000000000, [UGPR]
     ),
     form_info!(
         "brk", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff0000000000000,
         0xe340000000000000, 0xffffffff0ffe0, 0, []
     ),
     form_info!(
-        "brx", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x80000000000000000000fff, 0x949, 0x1fff01c00000000000300ff0000, 0, [PRED, GPR]
+        "brx", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89], 0xfff, 0x949,
+        0x1fff81c00000000000300ff0000, 0, [PRED, GPR]
     ),
     form_info!(
         "brx", "fixed", 1, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
@@ -26538,16 +29646,16 @@ pub const FORMS: &[FormInfo] = &[
         0xe250000000000000, 0xff00000000080, 0, [GPR]
     ),
     form_info!(
-        "bssy", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0x945, 0x1fff07fffff00000003fff00000, 0, [PRED]
+        "bssy", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0x945,
+        0x1fff87fffff00000003fff00000, 0, [PRED]
     ),
     form_info!(
         "bssy", "fixed", 1, Sm70, [100, 101, 103, 107, 110, 120, 121],
         0x80000000000000000000fff, 0x945, 0x1fff07ffcff00000003fff00000, 0, [PRED]
     ),
     form_info!(
-        "bsync", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0x941, 0x1fff07ffffffffffffffff00000, 0, [PRED, BAR]
+        "bsync", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0x941,
+        0x1fff87ffffffffffffffff00000, 0, [PRED, BAR]
     ),
     form_info!(
         "bsync", "fixed", 1, Sm70, [100, 101, 103, 107, 110, 120, 121],
@@ -26558,32 +29666,32 @@ pub const FORMS: &[FormInfo] = &[
         0xe260000000000000, 0xff000000fff9f, 0, []
     ),
     form_info!(
-        "call", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x80000000000000000000fff, 0x944, 0x1fff03c000000000003ffff0000, 0, [PRED]
+        "call", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89], 0xfff, 0x944,
+        0x1fff83c000000000003ffff0000, 0, [PRED]
     ),
     form_info!(
         "call", "fixed", 1, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
         0x80000000000000000000fff, 0x944, 0x1fff03c000000000003ff000000, 0, [PRED]
     ),
     form_info!(
-        "call_abs", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x80000000000000000000fff, 0x943, 0x1fff03e000000000003ffff0000, 0, [PRED]
+        "call_abs", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89], 0xfff, 0x943,
+        0x1fff83e000000000003ffff0000, 0, [PRED]
     ),
     form_info!(
         "call_abs", "fixed", 1, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
         0x80000000000000000000fff, 0x943, 0x1fff03e000000000003ff000000, 0, [PRED]
     ),
     form_info!(
-        "call_abs_r", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x80000000000000000000fff, 0x343, 0x1fff03c00000000000300ff0000, 0, [PRED, GPR]
+        "call_abs_r", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89], 0xfff, 0x343,
+        0x1fff83c00000000000300ff0000, 0, [PRED, GPR]
     ),
     form_info!(
         "call_abs_r", "fixed", 1, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
         0x80000000000000000000fff, 0x343, 0x1fff03c00000000000300000000, 0, [PRED, GPR]
     ),
     form_info!(
-        "call_r", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x80000000000000000000fff, 0x344, 0x1fff03c00000000000300ff0000, 0, [PRED, GPR]
+        "call_r", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89], 0xfff, 0x344,
+        0x1fff83c00000000000300ff0000, 0, [PRED, GPR]
     ),
     form_info!(
         "call_r", "fixed", 1, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
@@ -26591,15 +29699,15 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "cctl", "fixed", 0, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x8000e000000000000000fff, 0x98f, 0x1fff07e30ff0000000000ff0000, 0, [GPR]
+        121], 0x80000000000000000000fff, 0x98f, 0x1fff07e3eff0000000000ff0000, 0, [GPR]
     ),
     form_info!(
-        "cctl", "fixed", 1, Sm70, [75], 0x8000e000000000000000fff, 0x98f,
-        0x1fff07e30ff0000000000ff0000, 0, [GPR]
+        "cctl", "fixed", 1, Sm70, [75], 0x80000000000000000000fff, 0x98f,
+        0x1fff07e3eff0000000000ff0000, 0, [GPR]
     ),
     form_info!(
-        "cctl", "fixed", 2, Sm70, [70, 72], 0xe000000000000000fff, 0x98f,
-        0x1fff87e30ff0000000000ff0000, 0, [GPR]
+        "cctl", "fixed", 2, Sm70, [70, 72], 0xfff, 0x98f, 0x1fff87e3eff0000000000ff0000,
+        0, [GPR]
     ),
     form_info!(
         "cctl", "fixed", 3, Sm50, [50, 52, 53, 60, 61, 62], 0xffe0000000000000,
@@ -26632,13 +29740,13 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "cs2r", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80100000000000000000fff, 0x100000000000000000805,
-        0x1fff7fe00ffffffffffff000000, 0, []
+        107, 110, 120, 121], 0x100000000000000000fff, 0x100000000000000000805,
+        0x1fffffe00ffffffffffff000000, 0, []
     ),
     form_info!(
         "cs2r32", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80100000000000000000fff, 0x805,
-        0x1fff7fe00ffffffffffff000000, 0, []
+        107, 110, 120, 121], 0x100000000000000000fff, 0x805,
+        0x1fffffe00ffffffffffff000000, 0, []
     ),
     form_info!(
         "cs2r_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
@@ -26650,24 +29758,23 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "dadd", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110], 0x80000000000000000000fff, 0x229, 0x1fff7ff3000ffffffff00000000, 0, [GPR,
-        GPR]
+        110], 0xfff, 0x229, 0x1ffffff3000ffffffff00000000, 0, [GPR, GPR]
     ),
     form_info!(
         "dadd", "rri", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110], 0x80000000000000000000fff, 0x429, 0x1fff7ff3cff0000000000000000, 0, [GPR,
-        IMM]; (70..= 110, [(0x7ff8000000000000, 0x7ff8000000000000)], 0, 0x7ffff00000000,
-        0x7ffff00000000), (70..= 110, [(0x7ff8000000000000, 0x7ff0000000000000)],
-        0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
+        110], 0xfff, 0x429, 0x1ffffff3cff0000000000000000, 0, [GPR, IMM]; (70..= 110,
+        [(0x7ff8000000000000, 0x7ff8000000000000)], 0, 0x7ffff00000000, 0x7ffff00000000),
+        (70..= 110, [(0x7ff8000000000000, 0x7ff0000000000000)], 0x7ffff00000000,
+        0x7ffff00000000, 0x7ffff00000000)
     ),
     form_info!(
-        "dadd", "rrc", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0x629, 0x1fff7ff3cff380000ff00000000, 0, [GPR, CBUF]
+        "dadd", "rrc", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0x629,
+        0x1ffffff3cff380000ff00000000, 0, [GPR, CBUF]
     ),
     form_info!(
         "dadd", "rru", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110],
-        0x80000000000000000000fff, 0x80000000000000000000e29,
-        0x1fff7ff3cff3fffff0000000000, 0, [GPR, UGPR]
+        0xfff, 0xe29, 0x1ffffff3cff3fffff0000000000, 0x80000000000000000000000, [GPR,
+        UGPR]
     ),
     form_info!(
         "dadd", "rrr", 4, Sm70, [120, 121], 0x80000000000000000000fff, 0x229,
@@ -26713,42 +29820,39 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "dfma", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110], 0x80000000000000000000fff, 0x22b, 0x1fff7ff30003fffff0000000000, 0, [GPR,
-        GPR, GPR]
+        110], 0xfff, 0x22b, 0x1ffffff30003fffff0000000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
         "dfma", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110], 0x80000000000000000000fff, 0x82b, 0x1fff7ff30000000000000000000, 0, [GPR,
-        IMM, GPR]; (70..= 110, [(0x7ff8000000000000, 0x7ff8000000000000)], 0,
-        0x7ffff00000000, 0x7ffff00000000), (70..= 110, [(0x7ff8000000000000,
-        0x7ff0000000000000)], 0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
+        110], 0xfff, 0x82b, 0x1ffffff30000000000000000000, 0, [GPR, IMM, GPR]; (70..=
+        110, [(0x7ff8000000000000, 0x7ff8000000000000)], 0, 0x7ffff00000000,
+        0x7ffff00000000), (70..= 110, [(0x7ff8000000000000, 0x7ff0000000000000)],
+        0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
     ),
     form_info!(
-        "dfma", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xa2b, 0x1fff7ff3000380000ff00000000, 0, [GPR, CBUF,
-        GPR]
+        "dfma", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa2b,
+        0x1ffffff3000380000ff00000000, 0, [GPR, CBUF, GPR]
     ),
     form_info!(
         "dfma", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110],
-        0x80000000000000000000fff, 0x80000000000000000000c2b,
-        0x1fff7ff30003fffff0000000000, 0, [GPR, UGPR, GPR]
+        0xfff, 0xc2b, 0x1ffffff30003fffff0000000000, 0x80000000000000000000000, [GPR,
+        UGPR, GPR]
     ),
     form_info!(
         "dfma", "rri", 4, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110], 0x80000000000000000000fff, 0x42b, 0x1fff7ff30000000000000000000, 0, [GPR,
-        GPR, IMM]; (70..= 110, [(0x7ff8000000000000, 0x7ff8000000000000)], 0,
-        0x7ffff00000000, 0x7ffff00000000), (70..= 110, [(0x7ff8000000000000,
-        0x7ff0000000000000)], 0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
+        110], 0xfff, 0x42b, 0x1ffffff30000000000000000000, 0, [GPR, GPR, IMM]; (70..=
+        110, [(0x7ff8000000000000, 0x7ff8000000000000)], 0, 0x7ffff00000000,
+        0x7ffff00000000), (70..= 110, [(0x7ff8000000000000, 0x7ff0000000000000)],
+        0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
     ),
     form_info!(
-        "dfma", "rrc", 5, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0x62b, 0x1fff7ff3000380000ff00000000, 0, [GPR, GPR,
-        CBUF]
+        "dfma", "rrc", 5, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0x62b,
+        0x1ffffff3000380000ff00000000, 0, [GPR, GPR, CBUF]
     ),
     form_info!(
         "dfma", "rru", 6, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110],
-        0x80000000000000000000fff, 0x80000000000000000000e2b,
-        0x1fff7ff30003fffff0000000000, 0, [GPR, GPR, UGPR]
+        0xfff, 0xe2b, 0x1ffffff30003fffff0000000000, 0x80000000000000000000000, [GPR,
+        GPR, UGPR]
     ),
     form_info!(
         "dfma", "rrr", 7, Sm70, [120, 121], 0x80000000000000000000fff, 0x22b,
@@ -26795,8 +29899,8 @@ pub const FORMS: &[FormInfo] = &[
         0x5370000000000000, 0, 0, [GPR, GPR, CBUF]
     ),
     form_info!(
-        "dmma", "fixed", 0, Sm70, [80, 86, 87, 88, 89], 0xf8000000000000000000fff, 0x23f,
-        0x1fff07f20003fffff0000000000, 0, [GPR, GPR, GPR]
+        "dmma", "fixed", 0, Sm70, [80, 86, 87, 88, 89], 0x80000000000000000000fff, 0x23f,
+        0x1fff7ff20003fffff0000000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
         "dmma", "fixed", 1, Sm70, [90], 0xf8000000000000000000fff, 0x23f,
@@ -26840,24 +29944,23 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "dmul", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110], 0x80000000000000000000fff, 0x228, 0x1fff7ff3cff3fffff0000000000, 0, [GPR,
-        GPR]
+        110], 0xfff, 0x228, 0x1ffffff3cff3fffff0000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "dmul", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110], 0x80000000000000000000fff, 0x828, 0x1fff7ff3cff0000000000000000, 0, [GPR,
-        IMM]; (70..= 110, [(0x7ff8000000000000, 0x7ff8000000000000)], 0, 0x7ffff00000000,
-        0x7ffff00000000), (70..= 110, [(0x7ff8000000000000, 0x7ff0000000000000)],
-        0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
+        110], 0xfff, 0x828, 0x1ffffff3cff0000000000000000, 0, [GPR, IMM]; (70..= 110,
+        [(0x7ff8000000000000, 0x7ff8000000000000)], 0, 0x7ffff00000000, 0x7ffff00000000),
+        (70..= 110, [(0x7ff8000000000000, 0x7ff0000000000000)], 0x7ffff00000000,
+        0x7ffff00000000, 0x7ffff00000000)
     ),
     form_info!(
-        "dmul", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xa28, 0x1fff7ff3cff380000ff00000000, 0, [GPR, CBUF]
+        "dmul", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa28,
+        0x1ffffff3cff380000ff00000000, 0, [GPR, CBUF]
     ),
     form_info!(
         "dmul", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110],
-        0x80000000000000000000fff, 0x80000000000000000000c28,
-        0x1fff7ff3cff3fffff0000000000, 0, [GPR, UGPR]
+        0xfff, 0xc28, 0x1ffffff3cff3fffff0000000000, 0x80000000000000000000000, [GPR,
+        UGPR]
     ),
     form_info!(
         "dmul", "rrr", 4, Sm70, [120, 121], 0x80000000000000000000fff, 0x228,
@@ -26918,25 +30021,23 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "dsetp", "rri", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110], 0x80000000000000000000fff, 0x42a, 0x1fff00100ff0000000000ff0000, 0, [GPR,
-        IMM, PRED]; (70..= 110, [(0x7ff8000000000000, 0x7ff8000000000000)], 0,
-        0x7ffff00000000, 0x7ffff00000000), (70..= 110, [(0x7ff8000000000000,
-        0x7ff0000000000000)], 0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
+        110], 0xfff, 0x42a, 0x1fff80100ff0000000000ff0000, 0, [GPR, IMM, PRED]; (70..=
+        110, [(0x7ff8000000000000, 0x7ff8000000000000)], 0, 0x7ffff00000000,
+        0x7ffff00000000), (70..= 110, [(0x7ff8000000000000, 0x7ff0000000000000)],
+        0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
     ),
     form_info!(
-        "dsetp", "rrc", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0x62a, 0x1fff00100ff380000ff00ff0000, 0, [GPR, CBUF,
-        PRED]
+        "dsetp", "rrc", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0x62a,
+        0x1fff80100ff380000ff00ff0000, 0, [GPR, CBUF, PRED]
     ),
     form_info!(
         "dsetp", "rru", 2, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110],
-        0x80000000000000000000fff, 0x80000000000000000000e2a,
-        0x1fff00100ff3fffff0000ff0000, 0, [GPR, UGPR, PRED]
+        0xfff, 0xe2a, 0x1fff80100ff3fffff0000ff0000, 0x80000000000000000000000, [GPR,
+        UGPR, PRED]
     ),
     form_info!(
         "dsetp", "rrr", 3, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110], 0x80000000000000000000fff, 0x22a, 0x1fff00100ff3fffff0000ff0000, 0, [GPR,
-        GPR, PRED]
+        110], 0xfff, 0x22a, 0x1fff80100ff3fffff0000ff0000, 0, [GPR, GPR, PRED]
     ),
     form_info!(
         "dsetp", "rri", 4, Sm70, [120, 121], 0x80000000000000000000fff, 0x42a,
@@ -27012,8 +30113,8 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "exit", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x86000000000000000000fff, 0x94d,
-        0x1fff00fffffffffffffffff0000, 0, [PRED]
+        107, 110, 120, 121], 0x6000000000000000000fff, 0x94d,
+        0x1fff80fffffffffffffffff0000, 0, [PRED]
     ),
     form_info!(
         "exit", "fixed", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfff000000000003f,
@@ -27021,14 +30122,14 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "f2f", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x304, 0x1fff78e07ff0fffff00ff000000,
-        0, [GPR]; (70..= 121, [(0x7000000000000000000000, 0x2000000000000000000000)], 0,
+        110, 120, 121], 0xfff, 0x304, 0x1ffff8e07ff0fffff00ff000000, 0, [GPR]; (70..=
+        121, [(0x7000000000000000000000, 0x2000000000000000000000)], 0,
         0x3000000000000000, 0)
     ),
     form_info!(
         "f2f", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x904, 0x1fff78e07ff00000000ff000000,
-        0, [IMM]; (70..= 121, [(0x7000000000000000000000, 0x1000000000000000000000),
+        110, 120, 121], 0xfff, 0x904, 0x1ffff8e07ff00000000ff000000, 0, [IMM]; (70..=
+        121, [(0x7000000000000000000000, 0x1000000000000000000000),
         (0x7000000000000000000000, 0x4000000000000000000000)], 0, 0xffff000000000000, 0),
         (75..= 121, [(0x7000007fc0000000000000, 0x2000007fc0000000000000)], 0,
         0x3fffff00000000, 0x3fffff00000000), (75..= 121, [(0x7000007fc0000000000000,
@@ -27045,27 +30146,26 @@ pub const FORMS: &[FormInfo] = &[
         0x40000000007f8000000000)], 0x3f00000000, 0x3f00000000, 0x3f00000000)
     ),
     form_info!(
-        "f2f", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xb04, 0x1fff78e07ff080000ffff000000, 0, [CBUF]; (70
-        ..= 90, [(0x7000000000000000000000, 0x2000000000000000000000)], 0,
-        0x3000000000000000, 0)
-    ),
-    form_info!(
-        "f2f", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x80000000000000000000fff, 0x80000000000000000000d04,
-        0x1fff78e07ff0fffff00ff000000, 0, [UGPR]; (75..= 121, [(0x7000000000000000000000,
+        "f2f", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xb04,
+        0x1ffff8e07ff080000ffff000000, 0, [CBUF]; (70..= 90, [(0x7000000000000000000000,
         0x2000000000000000000000)], 0, 0x3000000000000000, 0)
     ),
     form_info!(
+        "f2f", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
+        121], 0xfff, 0xd04, 0x1ffff8e07ff0fffff00ff000000, 0x80000000000000000000000,
+        [UGPR]; (75..= 121, [(0x7000000000000000000000, 0x2000000000000000000000)], 0,
+        0x3000000000000000, 0)
+    ),
+    form_info!(
         "f2f64", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x310, 0x1fff78e07ff0fffff00ff000000,
-        0, [GPR]; (70..= 121, [(0x7000000000000000000000, 0x2000000000000000000000),
+        110, 120, 121], 0xfff, 0x310, 0x1ffff8e07ff0fffff00ff000000, 0, [GPR]; (70..=
+        121, [(0x7000000000000000000000, 0x2000000000000000000000),
         (0x7000000000000000000000, 0x3000000000000000000000)], 0, 0x3000000000000000, 0)
     ),
     form_info!(
         "f2f64", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x910, 0x1fff78e07ff00000000ff000000,
-        0, [IMM]; (70..= 121, [(0x7000000000000000000000, 0x1000000000000000000000),
+        110, 120, 121], 0xfff, 0x910, 0x1ffff8e07ff00000000ff000000, 0, [IMM]; (70..=
+        121, [(0x7000000000000000000000, 0x1000000000000000000000),
         (0x7000000000000000000000, 0x4000000000000000000000)], 0, 0xffff000000000000, 0),
         (75..= 121, [(0x7000007fc0000000000000, 0x2000007fc0000000000000)], 0,
         0x3fffff00000000, 0x3fffff00000000), (75..= 121, [(0x7000007fc0000000000000,
@@ -27085,15 +30185,15 @@ pub const FORMS: &[FormInfo] = &[
         0x3000007ff0000000000000)], 0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
     ),
     form_info!(
-        "f2f64", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xb10, 0x1fff78e07ff080000ffff000000, 0, [CBUF]; (70
-        ..= 90, [(0x7000000000000000000000, 0x2000000000000000000000),
-        (0x7000000000000000000000, 0x3000000000000000000000)], 0, 0x3000000000000000, 0)
+        "f2f64", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xb10,
+        0x1ffff8e07ff080000ffff000000, 0, [CBUF]; (70..= 90, [(0x7000000000000000000000,
+        0x2000000000000000000000), (0x7000000000000000000000, 0x3000000000000000000000)],
+        0, 0x3000000000000000, 0)
     ),
     form_info!(
         "f2f64", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x80000000000000000000d10,
-        0x1fff78e07ff0fffff00ff000000, 0, [UGPR]; (75..= 121, [(0x7000000000000000000000,
+        120, 121], 0xfff, 0xd10, 0x1ffff8e07ff0fffff00ff000000,
+        0x80000000000000000000000, [UGPR]; (75..= 121, [(0x7000000000000000000000,
         0x2000000000000000000000), (0x7000000000000000000000, 0x3000000000000000000000)],
         0, 0x3000000000000000, 0)
     ),
@@ -27116,66 +30216,66 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "f2fp", "rrr", 0, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0xefe46008000000000000fff, 0x23e, 0x1fff10001ff7fffff0000000000,
+        121], 0x80240000000000000000fff, 0x23e, 0x1fff7fc07ffffffff0000000000,
         0xff0000000000000000, [GPR, GPR]
     ),
     form_info!(
         "f2fp", "rir", 1, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0xefe46000000000000000fff, 0x83e, 0x1fff10001ff0000000000000000,
+        121], 0x80240000000000000000fff, 0x83e, 0x1fff7fc07ff0000000000000000,
         0xff0000000000000000, [GPR, IMM]; (80..= 121, [(0x7fc0000000000000,
         0x7fc0000000000000)], 0, 0x3fffff00000000, 0x3fffff00000000), (80..= 121,
         [(0x7fc0000000000000, 0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000,
         0x3fffff00000000)
     ),
     form_info!(
-        "f2fp", "rcr", 2, Sm70, [80, 86, 87, 88, 89, 90], 0xefe46008000000000000fff,
-        0xa3e, 0x1fff10001ff780000ff00000000, 0xff0000000000000000, [GPR, CBUF]
+        "f2fp", "rcr", 2, Sm70, [80, 86, 87, 88, 89, 90], 0x80240000000000000000fff,
+        0xa3e, 0x1fff7fc07fff80000ff00000000, 0xff0000000000000000, [GPR, CBUF]
     ),
     form_info!(
         "f2fp", "rur", 3, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0xefe46008000000000000fff, 0x80000000000000000000c3e,
-        0x1fff10001ff7fffff0000000000, 0xff0000000000000000, [GPR, UGPR]
+        121], 0x80240000000000000000fff, 0x80000000000000000000c3e,
+        0x1fff7fc07ffffffff0000000000, 0xff0000000000000000, [GPR, UGPR]
     ),
     form_info!(
         "f2fp_merge", "rrr", 0, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0xefe46008000000000000fff, 0x4000000000000000023e,
-        0x1fff10000007fffff00ff000000, 0xff000000, [GPR, GPR]
+        120, 121], 0x80240000000000000000fff, 0x4000000000000000023e,
+        0x1fff7fc0600ffffff00ff000000, 0xff000000, [GPR, GPR]
     ),
     form_info!(
         "f2fp_merge", "rir", 1, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0xefe46000000000000000fff, 0x4000000000000000083e,
-        0x1fff100000000000000ff000000, 0xff000000, [IMM, GPR]; (80..= 121,
+        120, 121], 0x80240000000000000000fff, 0x4000000000000000083e,
+        0x1fff7fc060000000000ff000000, 0xff000000, [IMM, GPR]; (80..= 121,
         [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
         0x3fffff00000000), (80..= 121, [(0x7fc0000000000000, 0x7f80000000000000)],
         0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
     ),
     form_info!(
         "f2fp_merge", "rcr", 2, Sm70, [80, 86, 87, 88, 89, 90],
-        0xefe46008000000000000fff, 0x40000000000000000a3e, 0x1fff1000000780000ffff000000,
+        0x80240000000000000000fff, 0x40000000000000000a3e, 0x1fff7fc0600f80000ffff000000,
         0xff000000, [CBUF, GPR]
     ),
     form_info!(
         "f2fp_merge", "rur", 3, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0xefe46008000000000000fff, 0x80040000000000000000c3e,
-        0x1fff10000007fffff00ff000000, 0xff000000, [UGPR, GPR]
+        120, 121], 0x80240000000000000000fff, 0x80040000000000000000c3e,
+        0x1fff7fc0600ffffff00ff000000, 0xff000000, [UGPR, GPR]
     ),
     form_info!(
         "f2fp_pack4", "rrr", 0, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xefff6008000000000000fff, 0x4207000000000000000023e,
-        0x1fff10001007fffff0000000000, 0, [GPR, GPR, GPR]
+        0xeeff6000000000000000fff, 0x4207000000000000000023e,
+        0x1fff1100100ffffff0000000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
         "f2fp_pack4", "rir", 1, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xefff6000000000000000fff, 0x4207000000000000000083e,
-        0x1fff10001000000000000000000, 0, [GPR, IMM, GPR]; (100..= 121,
+        0xeeff6000000000000000fff, 0x4207000000000000000083e,
+        0x1fff11001000000000000000000, 0, [GPR, IMM, GPR]; (100..= 121,
         [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
         0x3fffff00000000), (100..= 121, [(0x7fc0000000000000, 0x7f80000000000000)],
         0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
     ),
     form_info!(
         "f2fp_pack4", "rur", 2, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xefff6008000000000000fff, 0xc2070000000000000000c3e,
-        0x1fff10001007fffff0000000000, 0, [GPR, UGPR, GPR]
+        0xeeff6000000000000000fff, 0xc2070000000000000000c3e,
+        0x1fff1100100ffffff0000000000, 0, [GPR, UGPR, GPR]
     ),
     form_info!(
         "f2fp_pack8", "rrr", 0, Sm70, [89, 90], 0xe0246000000000000000fff,
@@ -27198,21 +30298,21 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "f2fp_pack8", "rrr", 4, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe1e46008000000000000fff, 0x4004000000000000000023e,
-        0x1fff10000007fffff0000000000, 0, [GPR, GPR, GPR]
+        0xe0e46000000000000000fff, 0x4004000000000000000023e,
+        0x1fff1100000ffffff0000000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
         "f2fp_pack8", "rir", 5, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe1e46000000000000000fff, 0x4004000000000000000083e,
-        0x1fff10000000000000000000000, 0, [GPR, IMM, GPR]; (100..= 121,
+        0xe0e46000000000000000fff, 0x4004000000000000000083e,
+        0x1fff11000000000000000000000, 0, [GPR, IMM, GPR]; (100..= 121,
         [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
         0x3fffff00000000), (100..= 121, [(0x7fc0000000000000, 0x7f80000000000000)],
         0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
     ),
     form_info!(
         "f2fp_pack8", "rur", 6, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe1e46008000000000000fff, 0xc0040000000000000000c3e,
-        0x1fff10000007fffff0000000000, 0, [GPR, UGPR, GPR]
+        0xe0e46000000000000000fff, 0xc0040000000000000000c3e,
+        0x1fff1100000ffffff0000000000, 0, [GPR, UGPR, GPR]
     ),
     form_info!(
         "f2fp_unpack", "rrr", 0, Sm70, [89, 90], 0xe03c0000000000000000fff,
@@ -27238,39 +30338,39 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "f2fp_unpack", "rrr", 4, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe33e0000000000000000fff, 0x2000000000000000000023e,
-        0x1fff00001ffffffff00ff000000, 0xff00000000ff000000, [GPR]
+        0xe23e0000000000000000fff, 0x2000000000000000000023e,
+        0x1fff01001ffffffff00ff000000, 0xff00000000ff000000, [GPR]
     ),
     form_info!(
         "f2fp_unpack", "rir", 5, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe33e0000000000000000fff, 0x2000000000000000000083e,
-        0x1fff00001ff00000000ff000000, 0xff00000000ff000000, [IMM]; (100..= 121,
+        0xe23e0000000000000000fff, 0x2000000000000000000083e,
+        0x1fff01001ff00000000ff000000, 0xff00000000ff000000, [IMM]; (100..= 121,
         [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
         0x3fffff00000000), (100..= 121, [(0x7fc0000000000000, 0x7f80000000000000)],
         0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
     ),
     form_info!(
         "f2fp_unpack", "rur", 6, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe33e0000000000000000fff, 0xa0000000000000000000c3e,
-        0x1fff00001ffffffff00ff000000, 0xff00000000ff000000, [UGPR]
+        0xe23e0000000000000000fff, 0xa0000000000000000000c3e,
+        0x1fff01001ffffffff00ff000000, 0xff00000000ff000000, [UGPR]
     ),
     form_info!(
         "f2fp_unpack4", "rrr", 0, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe33e0000000000000000fff, 0x2000000000000000000023e,
-        0x1fff00000ffffffff00ff000000, 0xff00000000ff000000, [GPR]
+        0xe23e0000000000000000fff, 0x2000000000000000000023e,
+        0x1fff01000ffffffff00ff000000, 0xff00000000ff000000, [GPR]
     ),
     form_info!(
         "f2fp_unpack4", "rir", 1, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe33e0000000000000000fff, 0x2000000000000000000083e,
-        0x1fff00000ff00000000ff000000, 0xff00000000ff000000, [IMM]; (100..= 121,
+        0xe23e0000000000000000fff, 0x2000000000000000000083e,
+        0x1fff01000ff00000000ff000000, 0xff00000000ff000000, [IMM]; (100..= 121,
         [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
         0x3fffff00000000), (100..= 121, [(0x7fc0000000000000, 0x7f80000000000000)],
         0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
     ),
     form_info!(
         "f2fp_unpack4", "rur", 2, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe33e0000000000000000fff, 0xa0000000000000000000c3e,
-        0x1fff00000ffffffff00ff000000, 0xff00000000ff000000, [UGPR]
+        0xe23e0000000000000000fff, 0xa0000000000000000000c3e,
+        0x1fff01000ffffffff00ff000000, 0xff00000000ff000000, [UGPR]
     ),
     form_info!(
         "f2fp_unpack8", "rrr", 0, Sm70, [89, 90], 0xe0246000000000000000fff,
@@ -27293,32 +30393,32 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "f2fp_unpack8", "rrr", 4, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe3646008000000000000fff, 0x4000200000000000000023e,
-        0x1fff10000007fffff00ff000000, 0xff000000, [GPR, GPR]
+        0xe2646000000000000000fff, 0x4000200000000000000023e,
+        0x1fff1100000ffffff00ff000000, 0xff000000, [GPR, GPR]
     ),
     form_info!(
         "f2fp_unpack8", "rir", 5, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe3646000000000000000fff, 0x4000200000000000000083e,
-        0x1fff100000000000000ff000000, 0xff000000, [IMM, GPR]; (100..= 121,
+        0xe2646000000000000000fff, 0x4000200000000000000083e,
+        0x1fff110000000000000ff000000, 0xff000000, [IMM, GPR]; (100..= 121,
         [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
         0x3fffff00000000), (100..= 121, [(0x7fc0000000000000, 0x7f80000000000000)],
         0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
     ),
     form_info!(
         "f2fp_unpack8", "rur", 6, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0xe3646008000000000000fff, 0xc0002000000000000000c3e,
-        0x1fff10000007fffff00ff000000, 0xff000000, [UGPR, GPR]
+        0xe2646000000000000000fff, 0xc0002000000000000000c3e,
+        0x1fff1100000ffffff00ff000000, 0xff000000, [UGPR, GPR]
     ),
     form_info!(
         "f2i", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x305, 0x1fff78e06ff0fffff00ff000000,
-        0, [GPR]; (70..= 121, [(0x7000000000000000000000, 0x2000000000000000000000)], 0,
+        110, 120, 121], 0xfff, 0x305, 0x1ffff8e06ff0fffff00ff000000, 0, [GPR]; (70..=
+        121, [(0x7000000000000000000000, 0x2000000000000000000000)], 0,
         0x3000000000000000, 0)
     ),
     form_info!(
         "f2i", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x905, 0x1fff78e06ff00000000ff000000,
-        0, [IMM]; (70..= 121, [(0x7000000000000000000000, 0x1000000000000000000000),
+        110, 120, 121], 0xfff, 0x905, 0x1ffff8e06ff00000000ff000000, 0, [IMM]; (70..=
+        121, [(0x7000000000000000000000, 0x1000000000000000000000),
         (0x7000000000000000000000, 0x4000000000000000000000)], 0, 0xffff000000000000, 0),
         (75..= 121, [(0x7000007fc0000000000000, 0x2000007fc0000000000000)], 0,
         0x3fffff00000000, 0x3fffff00000000), (75..= 121, [(0x7000007fc0000000000000,
@@ -27335,27 +30435,26 @@ pub const FORMS: &[FormInfo] = &[
         0x40000000007f8000000000)], 0x3f00000000, 0x3f00000000, 0x3f00000000)
     ),
     form_info!(
-        "f2i", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xb05, 0x1fff78e06ff080000ffff000000, 0, [CBUF]; (70
-        ..= 90, [(0x7000000000000000000000, 0x2000000000000000000000)], 0,
-        0x3000000000000000, 0)
-    ),
-    form_info!(
-        "f2i", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x80000000000000000000fff, 0x80000000000000000000d05,
-        0x1fff78e06ff0fffff00ff000000, 0, [UGPR]; (75..= 121, [(0x7000000000000000000000,
+        "f2i", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xb05,
+        0x1ffff8e06ff080000ffff000000, 0, [CBUF]; (70..= 90, [(0x7000000000000000000000,
         0x2000000000000000000000)], 0, 0x3000000000000000, 0)
     ),
     form_info!(
+        "f2i", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
+        121], 0xfff, 0xd05, 0x1ffff8e06ff0fffff00ff000000, 0x80000000000000000000000,
+        [UGPR]; (75..= 121, [(0x7000000000000000000000, 0x2000000000000000000000)], 0,
+        0x3000000000000000, 0)
+    ),
+    form_info!(
         "f2i64", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x311, 0x1fff78e06ff0fffff00ff000000,
-        0, [GPR]; (70..= 121, [(0x7000000000000000000000, 0x2000000000000000000000),
+        110, 120, 121], 0xfff, 0x311, 0x1ffff8e06ff0fffff00ff000000, 0, [GPR]; (70..=
+        121, [(0x7000000000000000000000, 0x2000000000000000000000),
         (0x7000000000000000000000, 0x3000000000000000000000)], 0, 0x3000000000000000, 0)
     ),
     form_info!(
         "f2i64", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x911, 0x1fff78e06ff00000000ff000000,
-        0, [IMM]; (70..= 121, [(0x7000000000000000000000, 0x1000000000000000000000),
+        110, 120, 121], 0xfff, 0x911, 0x1ffff8e06ff00000000ff000000, 0, [IMM]; (70..=
+        121, [(0x7000000000000000000000, 0x1000000000000000000000),
         (0x7000000000000000000000, 0x4000000000000000000000)], 0, 0xffff000000000000, 0),
         (75..= 121, [(0x7000007fc0000000000000, 0x2000007fc0000000000000)], 0,
         0x3fffff00000000, 0x3fffff00000000), (75..= 121, [(0x7000007fc0000000000000,
@@ -27375,15 +30474,15 @@ pub const FORMS: &[FormInfo] = &[
         0x3000007ff0000000000000)], 0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
     ),
     form_info!(
-        "f2i64", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xb11, 0x1fff78e06ff080000ffff000000, 0, [CBUF]; (70
-        ..= 90, [(0x7000000000000000000000, 0x2000000000000000000000),
-        (0x7000000000000000000000, 0x3000000000000000000000)], 0, 0x3000000000000000, 0)
+        "f2i64", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xb11,
+        0x1ffff8e06ff080000ffff000000, 0, [CBUF]; (70..= 90, [(0x7000000000000000000000,
+        0x2000000000000000000000), (0x7000000000000000000000, 0x3000000000000000000000)],
+        0, 0x3000000000000000, 0)
     ),
     form_info!(
         "f2i64", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x80000000000000000000d11,
-        0x1fff78e06ff0fffff00ff000000, 0, [UGPR]; (75..= 121, [(0x7000000000000000000000,
+        120, 121], 0xfff, 0xd11, 0x1ffff8e06ff0fffff00ff000000,
+        0x80000000000000000000000, [UGPR]; (75..= 121, [(0x7000000000000000000000,
         0x2000000000000000000000), (0x7000000000000000000000, 0x3000000000000000000000)],
         0, 0x3000000000000000, 0)
     ),
@@ -27437,26 +30536,25 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "fadd", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80200000000000000000fff, 0x221, 0x1fff7fc1cff3fffff0000000000,
-        0, [GPR, GPR]
+        110, 120, 121], 0xfff, 0x221, 0x1fffffe1cff3fffff0000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "fadd", "rri", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80200000000000000000fff, 0x421, 0x1fff7fc1cff0000000000000000,
-        0, [GPR, IMM]; (75..= 121, [(0x7fc0000000000000, 0x7fc0000000000000)], 0,
-        0x3fffff00000000, 0x3fffff00000000), (75..= 121, [(0x7fc0000000000000,
-        0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70
-        ..= 72, [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000,
-        0x7fffff00000000, 0x7fffff00000000)
+        110, 120, 121], 0xfff, 0x421, 0x1fffffe1cff0000000000000000, 0, [GPR, IMM]; (75
+        ..= 121, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 121, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70..= 72,
+        [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000)
     ),
     form_info!(
-        "fadd", "rrc", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80200000000000000000fff, 0x621, 0x1fff7fc1cff380000ff00000000, 0, [GPR, CBUF]
+        "fadd", "rrc", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0x621,
+        0x1fffffe1cff380000ff00000000, 0, [GPR, CBUF]
     ),
     form_info!(
         "fadd", "rru", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80200000000000000000fff, 0x80000000000000000000e21,
-        0x1fff7fc1cff3fffff0000000000, 0, [GPR, UGPR]
+        120, 121], 0xfff, 0xe21, 0x1fffffe1cff3fffff0000000000,
+        0x80000000000000000000000, [GPR, UGPR]
     ),
     form_info!(
         "fadd", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8800000000000,
@@ -27493,26 +30591,25 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "fchk", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x302, 0x1fff7f1fcff3fffff0000ff0000,
-        0, [GPR, GPR]
+        110, 120, 121], 0xfff, 0x302, 0x1fffff1fcff3fffff0000ff0000, 0, [GPR, GPR]
     ),
     form_info!(
         "fchk", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x902, 0x1fff7f1fcff0000000000ff0000,
-        0, [GPR, IMM]; (75..= 121, [(0x7fc0000000000000, 0x7fc0000000000000)], 0,
-        0x3fffff00000000, 0x3fffff00000000), (75..= 121, [(0x7fc0000000000000,
-        0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70
-        ..= 72, [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000,
-        0x7fffff00000000, 0x7fffff00000000)
+        110, 120, 121], 0xfff, 0x902, 0x1fffff1fcff0000000000ff0000, 0, [GPR, IMM]; (75
+        ..= 121, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 121, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70..= 72,
+        [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000)
     ),
     form_info!(
-        "fchk", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xb02, 0x1fff7f1fcff380000ff00ff0000, 0, [GPR, CBUF]
+        "fchk", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xb02,
+        0x1fffff1fcff380000ff00ff0000, 0, [GPR, CBUF]
     ),
     form_info!(
         "fchk", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x80000000000000000000d02,
-        0x1fff7f1fcff3fffff0000ff0000, 0, [GPR, UGPR]
+        120, 121], 0xfff, 0xd02, 0x1fffff1fcff3fffff0000ff0000,
+        0x80000000000000000000000, [GPR, UGPR]
     ),
     form_info!(
         "fchk", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff81f8000000000,
@@ -27558,13 +30655,13 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "ffma", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80210000000000000000fff, 0x223, 0x1fff7fc00003fffff0000000000,
-        0, [GPR, GPR, GPR]
+        110, 120, 121], 0x10000000000000000fff, 0x223, 0x1fffffe00003fffff0000000000, 0,
+        [GPR, GPR, GPR]
     ),
     form_info!(
         "ffma", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80210000000000000000fff, 0x823, 0x1fff7fc00000000000000000000,
-        0, [GPR, IMM, GPR]; (75..= 121, [(0x7fc0000000000000, 0x7fc0000000000000)], 0,
+        110, 120, 121], 0x10000000000000000fff, 0x823, 0x1fffffe00000000000000000000, 0,
+        [GPR, IMM, GPR]; (75..= 121, [(0x7fc0000000000000, 0x7fc0000000000000)], 0,
         0x3fffff00000000, 0x3fffff00000000), (75..= 121, [(0x7fc0000000000000,
         0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70
         ..= 72, [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000,
@@ -27572,18 +30669,17 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "ffma", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80210000000000000000fff, 0xa23, 0x1fff7fc0000380000ff00000000, 0, [GPR, CBUF,
-        GPR]
+        0x10000000000000000fff, 0xa23, 0x1fffffe0000380000ff00000000, 0, [GPR, CBUF, GPR]
     ),
     form_info!(
         "ffma", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80210000000000000000fff, 0x80000000000000000000c23,
-        0x1fff7fc00003fffff0000000000, 0, [GPR, UGPR, GPR]
+        120, 121], 0x10000000000000000fff, 0xc23, 0x1fffffe00003fffff0000000000,
+        0x80000000000000000000000, [GPR, UGPR, GPR]
     ),
     form_info!(
         "ffma", "rri", 4, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80210000000000000000fff, 0x423, 0x1fff7fc00000000000000000000,
-        0, [GPR, GPR, IMM]; (75..= 121, [(0x7fc0000000000000, 0x7fc0000000000000)], 0,
+        110, 120, 121], 0x10000000000000000fff, 0x423, 0x1fffffe00000000000000000000, 0,
+        [GPR, GPR, IMM]; (75..= 121, [(0x7fc0000000000000, 0x7fc0000000000000)], 0,
         0x3fffff00000000, 0x3fffff00000000), (75..= 121, [(0x7fc0000000000000,
         0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70
         ..= 72, [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000,
@@ -27591,13 +30687,12 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "ffma", "rrc", 5, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80210000000000000000fff, 0x623, 0x1fff7fc0000380000ff00000000, 0, [GPR, GPR,
-        CBUF]
+        0x10000000000000000fff, 0x623, 0x1fffffe0000380000ff00000000, 0, [GPR, GPR, CBUF]
     ),
     form_info!(
         "ffma", "rru", 6, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80210000000000000000fff, 0x80000000000000000000e23,
-        0x1fff7fc00003fffff0000000000, 0, [GPR, GPR, UGPR]
+        120, 121], 0x10000000000000000fff, 0xe23, 0x1fffffe00003fffff0000000000,
+        0x80000000000000000000000, [GPR, GPR, UGPR]
     ),
     form_info!(
         "ffma", "r", 7, Sm50, [50, 52, 53, 60, 61, 62], 0xffc0800000000000,
@@ -27642,22 +30737,20 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "flo", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x300, 0x1fff7f1f9ff7fffff00ff000000,
-        0, [GPR]
+        110, 120, 121], 0xfff, 0x300, 0x1fffff1f9ff7fffff00ff000000, 0, [GPR]
     ),
     form_info!(
         "flo", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x900, 0x1fff7f1f9ff00000000ff000000,
-        0, [IMM]
+        110, 120, 121], 0xfff, 0x900, 0x1fffff1f9ff00000000ff000000, 0, [IMM]
     ),
     form_info!(
-        "flo", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xb00, 0x1fff7f1f9ff780000ffff000000, 0, [CBUF]
+        "flo", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xb00,
+        0x1fffff1f9ff780000ffff000000, 0, [CBUF]
     ),
     form_info!(
         "flo", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x80000000000000000000fff, 0x80000000000000000000d00,
-        0x1fff7f1f9ff7fffff00ff000000, 0, [UGPR]
+        121], 0xfff, 0xd00, 0x1fffff1f9ff7fffff00ff000000, 0x80000000000000000000000,
+        [UGPR]
     ),
     form_info!(
         "flo", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8800000000000,
@@ -27672,12 +30765,12 @@ pub const FORMS: &[FormInfo] = &[
         0x4c30000000000000, 0x67c800000ff00, 0, [CBUF]
     ),
     form_info!(
-        "fmnmx", "rrr", 0, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x209,
-        0x1fff07efcff3fffff0000000000, 0, [GPR, GPR, PRED]
+        "fmnmx", "rrr", 0, Sm70, [70, 72, 75], 0xfff, 0x209,
+        0x1fff87efcff3fffff0000000000, 0, [GPR, GPR, PRED]
     ),
     form_info!(
-        "fmnmx", "rir", 1, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x809,
-        0x1fff07efcff0000000000000000, 0, [GPR, IMM, PRED]; (75..= 75,
+        "fmnmx", "rir", 1, Sm70, [70, 72, 75], 0xfff, 0x809,
+        0x1fff87efcff0000000000000000, 0, [GPR, IMM, PRED]; (75..= 75,
         [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
         0x3fffff00000000), (75..= 75, [(0x7fc0000000000000, 0x7f80000000000000)],
         0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70..= 72,
@@ -27685,12 +30778,12 @@ pub const FORMS: &[FormInfo] = &[
         0x7fffff00000000)
     ),
     form_info!(
-        "fmnmx", "rcr", 2, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0xa09,
-        0x1fff07efcff380000ff00000000, 0, [GPR, CBUF, PRED]
+        "fmnmx", "rcr", 2, Sm70, [70, 72, 75], 0xfff, 0xa09,
+        0x1fff87efcff380000ff00000000, 0, [GPR, CBUF, PRED]
     ),
     form_info!(
-        "fmnmx", "rur", 3, Sm70, [75], 0x80000000000000000000fff,
-        0x80000000000000000000c09, 0x1fff07efcff3fffff0000000000, 0, [GPR, UGPR, PRED]
+        "fmnmx", "rur", 3, Sm70, [75], 0xfff, 0xc09, 0x1fff87efcff3fffff0000000000,
+        0x80000000000000000000000, [GPR, UGPR, PRED]
     ),
     form_info!(
         "fmnmx", "rrr", 4, Sm70, [80], 0x80000000000000000000fff, 0x209,
@@ -27713,24 +30806,24 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "fmnmx", "rrr", 8, Sm70, [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121],
-        0x80000020000000000000fff, 0x209, 0x1fff078fcfd3fffff0000000000, 0, [GPR, GPR,
+        0x80000000000000000000fff, 0x209, 0x1fff078fcff3fffff0000000000, 0, [GPR, GPR,
         PRED]
     ),
     form_info!(
         "fmnmx", "rir", 9, Sm70, [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121],
-        0x80000020000000000000fff, 0x809, 0x1fff078fcfd0000000000000000, 0, [GPR, IMM,
+        0x80000000000000000000fff, 0x809, 0x1fff078fcff0000000000000000, 0, [GPR, IMM,
         PRED]; (86..= 121, [(0x7fc0000000000000, 0x7fc0000000000000)], 0,
         0x3fffff00000000, 0x3fffff00000000), (86..= 121, [(0x7fc0000000000000,
         0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
     ),
     form_info!(
-        "fmnmx", "rcr", 10, Sm70, [86, 87, 88, 89, 90], 0x80000020000000000000fff, 0xa09,
-        0x1fff078fcfd380000ff00000000, 0, [GPR, CBUF, PRED]
+        "fmnmx", "rcr", 10, Sm70, [86, 87, 88, 89, 90], 0x80000000000000000000fff, 0xa09,
+        0x1fff078fcff380000ff00000000, 0, [GPR, CBUF, PRED]
     ),
     form_info!(
         "fmnmx", "rur", 11, Sm70, [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x80000020000000000000fff, 0x80000000000000000000c09,
-        0x1fff078fcfd3fffff0000000000, 0, [GPR, UGPR, PRED]
+        121], 0x80000000000000000000fff, 0x80000000000000000000c09,
+        0x1fff078fcff3fffff0000000000, 0, [GPR, UGPR, PRED]
     ),
     form_info!(
         "fmnmx", "r", 12, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8800000000000,
@@ -27763,13 +30856,13 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "fmul", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x87010000000000000000fff, 0x4000000000000000000220,
-        0x1fff78e0cff3fffff0000000000, 0, [GPR, GPR]
+        110, 120, 121], 0x7010000000000000000fff, 0x4000000000000000000220,
+        0x1ffff8e0cff3fffff0000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "fmul", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x87010000000000000000fff, 0x4000000000000000000820,
-        0x1fff78e0cff0000000000000000, 0, [GPR, IMM]; (75..= 121, [(0x7fc0000000000000,
+        110, 120, 121], 0x7010000000000000000fff, 0x4000000000000000000820,
+        0x1ffff8e0cff0000000000000000, 0, [GPR, IMM]; (75..= 121, [(0x7fc0000000000000,
         0x7fc0000000000000)], 0, 0x3fffff00000000, 0x3fffff00000000), (75..= 121,
         [(0x7fc0000000000000, 0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000,
         0x3fffff00000000), (70..= 72, [(0x7f80000000000000, 0x7f80000000000000)],
@@ -27777,13 +30870,13 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "fmul", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x87010000000000000000fff, 0x4000000000000000000a20,
-        0x1fff78e0cff380000ff00000000, 0, [GPR, CBUF]
+        0x7010000000000000000fff, 0x4000000000000000000a20,
+        0x1ffff8e0cff380000ff00000000, 0, [GPR, CBUF]
     ),
     form_info!(
         "fmul", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x87010000000000000000fff, 0x84000000000000000000c20,
-        0x1fff78e0cff3fffff0000000000, 0, [GPR, UGPR]
+        120, 121], 0x7010000000000000000fff, 0x4000000000000000000c20,
+        0x1ffff8e0cff3fffff0000000000, 0x80000000000000000000000, [GPR, UGPR]
     ),
     form_info!(
         "fmul", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8ae0000000000,
@@ -27820,14 +30913,14 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "frnd", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x307, 0x1fff78e07ff0fffff00ff000000,
-        0, [GPR]; (70..= 121, [(0x7038000000000000000000, 0x2010000000000000000000)], 0,
+        110, 120, 121], 0xfff, 0x307, 0x1ffff8e07ff0fffff00ff000000, 0, [GPR]; (70..=
+        121, [(0x7038000000000000000000, 0x2010000000000000000000)], 0,
         0x3000000000000000, 0)
     ),
     form_info!(
         "frnd", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x907, 0x1fff78e07ff00000000ff000000,
-        0, [IMM]; (70..= 121, [(0x7038000000000000000000, 0x1008000000000000000000),
+        110, 120, 121], 0xfff, 0x907, 0x1ffff8e07ff00000000ff000000, 0, [IMM]; (70..=
+        121, [(0x7038000000000000000000, 0x1008000000000000000000),
         (0x7038000000000000000000, 0x4020000000000000000000)], 0, 0xffff000000000000, 0),
         (75..= 121, [(0x7038007fc0000000000000, 0x2010007fc0000000000000)], 0,
         0x3fffff00000000, 0x3fffff00000000), (75..= 121, [(0x7038007fc0000000000000,
@@ -27844,48 +30937,45 @@ pub const FORMS: &[FormInfo] = &[
         0x40200000007f8000000000)], 0x3f00000000, 0x3f00000000, 0x3f00000000)
     ),
     form_info!(
-        "frnd", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xb07, 0x1fff78e07ff080000ffff000000, 0, [CBUF]; (70
-        ..= 90, [(0x7038000000000000000000, 0x2010000000000000000000)], 0,
-        0x3000000000000000, 0)
+        "frnd", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xb07,
+        0x1ffff8e07ff080000ffff000000, 0, [CBUF]; (70..= 90, [(0x7038000000000000000000,
+        0x2010000000000000000000)], 0, 0x3000000000000000, 0)
     ),
     form_info!(
         "frnd", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x80000000000000000000d07,
-        0x1fff78e07ff0fffff00ff000000, 0, [UGPR]; (75..= 121, [(0x7038000000000000000000,
+        120, 121], 0xfff, 0xd07, 0x1ffff8e07ff0fffff00ff000000,
+        0x80000000000000000000000, [UGPR]; (75..= 121, [(0x7038000000000000000000,
         0x2010000000000000000000)], 0, 0x3000000000000000, 0)
     ),
     form_info!(
         "frnd64", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80000000000000000000fff, 0x313,
-        0x1fff78e07ff3fffff00ff000000, 0, [GPR]
+        107, 110, 120, 121], 0xfff, 0x313, 0x1ffff8e07ff3fffff00ff000000, 0, [GPR]
     ),
     form_info!(
         "frnd64", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80000000000000000000fff, 0x913,
-        0x1fff78e07ff00000000ff000000, 0, [IMM]; (70..= 121, [(0x7ff8000000000000,
-        0x7ff8000000000000)], 0, 0x7ffff00000000, 0x7ffff00000000), (70..= 121,
-        [(0x7ff8000000000000, 0x7ff0000000000000)], 0x7ffff00000000, 0x7ffff00000000,
-        0x7ffff00000000)
+        107, 110, 120, 121], 0xfff, 0x913, 0x1ffff8e07ff00000000ff000000, 0, [IMM]; (70
+        ..= 121, [(0x7ff8000000000000, 0x7ff8000000000000)], 0, 0x7ffff00000000,
+        0x7ffff00000000), (70..= 121, [(0x7ff8000000000000, 0x7ff0000000000000)],
+        0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
     ),
     form_info!(
-        "frnd64", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xb13, 0x1fff78e07ff380000ffff000000, 0, [CBUF]
+        "frnd64", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xb13,
+        0x1ffff8e07ff380000ffff000000, 0, [CBUF]
     ),
     form_info!(
         "frnd64", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x80000000000000000000d13,
-        0x1fff78e07ff3fffff00ff000000, 0, [UGPR]
+        120, 121], 0xfff, 0xd13, 0x1ffff8e07ff3fffff00ff000000,
+        0x80000000000000000000000, [UGPR]
     ),
     form_info!(
         "fsel", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x8010300c000000000000fff, 0x208, 0x1fff07efcff3fffff0000000000,
-        0, [GPR, GPR, PRED]
+        110, 120, 121], 0x10300c000000000000fff, 0x208, 0x1fff87efcff3fffff0000000000, 0,
+        [GPR, GPR, PRED]
     ),
     form_info!(
         "fsel", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80103000000000000000fff, 0x808, 0x1fff07efcff0000000000000000,
-        0, [GPR, IMM, PRED]; (75..= 121, [(0x7fc0000000000000, 0x7fc0000000000000)], 0,
+        110, 120, 121], 0x103000000000000000fff, 0x808, 0x1fff87efcff0000000000000000, 0,
+        [GPR, IMM, PRED]; (75..= 121, [(0x7fc0000000000000, 0x7fc0000000000000)], 0,
         0x3fffff00000000, 0x3fffff00000000), (75..= 121, [(0x7fc0000000000000,
         0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70
         ..= 72, [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000,
@@ -27893,37 +30983,35 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "fsel", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x8010300c000000000000fff, 0xa08, 0x1fff07efcff380000ff00000000, 0, [GPR, CBUF,
+        0x10300c000000000000fff, 0xa08, 0x1fff87efcff380000ff00000000, 0, [GPR, CBUF,
         PRED]
     ),
     form_info!(
         "fsel", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x8010300c000000000000fff, 0x80000000000000000000c08,
-        0x1fff07efcff3fffff0000000000, 0, [GPR, UGPR, PRED]
+        120, 121], 0x10300c000000000000fff, 0xc08, 0x1fff87efcff3fffff0000000000,
+        0x80000000000000000000000, [GPR, UGPR, PRED]
     ),
     form_info!(
         "fset", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x20a, 0x1fff07e00ff3fffff0000000000,
-        0, [GPR, GPR, PRED]
+        110, 120, 121], 0xfff, 0x20a, 0x1fff87e00ff3fffff0000000000, 0, [GPR, GPR, PRED]
     ),
     form_info!(
         "fset", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x80a, 0x1fff07e00ff0000000000000000,
-        0, [GPR, IMM, PRED]; (75..= 121, [(0x7fc0000000000000, 0x7fc0000000000000)], 0,
-        0x3fffff00000000, 0x3fffff00000000), (75..= 121, [(0x7fc0000000000000,
-        0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70
-        ..= 72, [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000,
-        0x7fffff00000000, 0x7fffff00000000)
+        110, 120, 121], 0xfff, 0x80a, 0x1fff87e00ff0000000000000000, 0, [GPR, IMM, PRED];
+        (75..= 121, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 121, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70..= 72,
+        [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000)
     ),
     form_info!(
-        "fset", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xa0a, 0x1fff07e00ff380000ff00000000, 0, [GPR, CBUF,
-        PRED]
+        "fset", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa0a,
+        0x1fff87e00ff380000ff00000000, 0, [GPR, CBUF, PRED]
     ),
     form_info!(
         "fset", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x80000000000000000000c0a,
-        0x1fff07e00ff3fffff0000000000, 0, [GPR, UGPR, PRED]
+        120, 121], 0xfff, 0xc0a, 0x1fff87e00ff3fffff0000000000,
+        0x80000000000000000000000, [GPR, UGPR, PRED]
     ),
     form_info!(
         "fset", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xff00000000000000,
@@ -27940,27 +31028,25 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "fsetp", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x20b, 0x1fff00000ff3fffff0000ff0000,
-        0, [GPR, GPR, PRED]
+        110, 120, 121], 0xfff, 0x20b, 0x1fff80000ff3fffff0000ff0000, 0, [GPR, GPR, PRED]
     ),
     form_info!(
         "fsetp", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x80b, 0x1fff00000ff0000000000ff0000,
-        0, [GPR, IMM, PRED]; (75..= 121, [(0x7fc0000000000000, 0x7fc0000000000000)], 0,
-        0x3fffff00000000, 0x3fffff00000000), (75..= 121, [(0x7fc0000000000000,
-        0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70
-        ..= 72, [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000,
-        0x7fffff00000000, 0x7fffff00000000)
+        110, 120, 121], 0xfff, 0x80b, 0x1fff80000ff0000000000ff0000, 0, [GPR, IMM, PRED];
+        (75..= 121, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 121, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70..= 72,
+        [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000)
     ),
     form_info!(
-        "fsetp", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xa0b, 0x1fff00000ff380000ff00ff0000, 0, [GPR, CBUF,
-        PRED]
+        "fsetp", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa0b,
+        0x1fff80000ff380000ff00ff0000, 0, [GPR, CBUF, PRED]
     ),
     form_info!(
         "fsetp", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x80000000000000000000c0b,
-        0x1fff00000ff3fffff0000ff0000, 0, [GPR, UGPR, PRED]
+        120, 121], 0xfff, 0xc0b, 0x1fff80000ff3fffff0000ff0000,
+        0x80000000000000000000000, [GPR, UGPR, PRED]
     ),
     form_info!(
         "fsetp", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff0000000000000,
@@ -27977,20 +31063,19 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "fswzadd", "fixed", 0, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x822, 0x1fff7fe1f00ffffff0000000000,
-        0, [GPR, GPR]
+        110, 120, 121], 0xfff, 0x822, 0x1fffffe1f00ffffff0000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "fswzadd_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x50f8000000000000, 0x76e3000000000, 0, [GPR, GPR]
     ),
     form_info!(
-        "hadd2", "rrr", 0, Sm70, [70, 72, 75, 80], 0x80000000000000000000fff, 0x230,
-        0x1fff7fe90ff0fffff0000000000, 0, [GPR, GPR]
+        "hadd2", "rrr", 0, Sm70, [70, 72, 75, 80], 0xfff, 0x230,
+        0x1fffffe90ff0fffff0000000000, 0, [GPR, GPR]
     ),
     form_info!(
-        "hadd2", "rri", 1, Sm70, [70, 72, 75, 80], 0x80000000000000000000fff, 0x430,
-        0x1fff7fe90ff0000000000000000, 0, [GPR, IMM]; (75..= 80,
+        "hadd2", "rri", 1, Sm70, [70, 72, 75, 80], 0xfff, 0x430,
+        0x1fffffe90ff0000000000000000, 0, [GPR, IMM]; (75..= 80,
         [(0x400000007e0000000000, 0x7e0000000000), (0x400000007e0000000000,
         0x400000007e0000000000)], 0, 0x1ff00000000, 0x1ff00000000), (75..= 80,
         [(0x400000007e0000000000, 0x7c0000000000), (0x400000007e0000000000,
@@ -28006,12 +31091,12 @@ pub const FORMS: &[FormInfo] = &[
         0x3ff000000000000, 0x3ff000000000000)
     ),
     form_info!(
-        "hadd2", "rrc", 2, Sm70, [70, 72, 75, 80], 0x80000000000000000000fff, 0x630,
-        0x1fff7fe90ff080000ff00000000, 0, [GPR, CBUF]
+        "hadd2", "rrc", 2, Sm70, [70, 72, 75, 80], 0xfff, 0x630,
+        0x1fffffe90ff080000ff00000000, 0, [GPR, CBUF]
     ),
     form_info!(
-        "hadd2", "rru", 3, Sm70, [75, 80], 0x80000000000000000000fff,
-        0x80000000000000000000e30, 0x1fff7fe90ff0fffff0000000000, 0, [GPR, UGPR]
+        "hadd2", "rru", 3, Sm70, [75, 80], 0xfff, 0xe30, 0x1fffffe90ff0fffff0000000000,
+        0x80000000000000000000000, [GPR, UGPR]
     ),
     form_info!(
         "hadd2", "rrr", 4, Sm70, [86, 87, 88, 89], 0x80000000000000000000fff, 0x230,
@@ -28121,12 +31206,12 @@ pub const FORMS: &[FormInfo] = &[
         0x7a80000000000000, 0x670000000000, 0, [GPR, CBUF]
     ),
     form_info!(
-        "hfma2", "rrr", 0, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x231,
-        0x1fff7e080000fffff0000000000, 0, [GPR, GPR, GPR, NONE]
+        "hfma2", "rrr", 0, Sm70, [70, 72, 75], 0xfff, 0x231,
+        0x1ffffe080000fffff0000000000, 0, [GPR, GPR, GPR, NONE]
     ),
     form_info!(
-        "hfma2", "rir", 1, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x831,
-        0x1fff7e080000000000000000000, 0, [GPR, IMM, GPR, NONE]; (75..= 75,
+        "hfma2", "rir", 1, Sm70, [70, 72, 75], 0xfff, 0x831,
+        0x1ffffe080000000000000000000, 0, [GPR, IMM, GPR, NONE]; (75..= 75,
         [(0x400000007e0000000000, 0x7e0000000000), (0x400000007e0000000000,
         0x400000007e0000000000)], 0, 0x1ff00000000, 0x1ff00000000), (75..= 75,
         [(0x400000007e0000000000, 0x7c0000000000), (0x400000007e0000000000,
@@ -28142,17 +31227,16 @@ pub const FORMS: &[FormInfo] = &[
         0x3ff000000000000, 0x3ff000000000000)
     ),
     form_info!(
-        "hfma2", "rcr", 2, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0xa31,
-        0x1fff7e08000080000ff00000000, 0, [GPR, CBUF, GPR, NONE]
+        "hfma2", "rcr", 2, Sm70, [70, 72, 75], 0xfff, 0xa31,
+        0x1ffffe08000080000ff00000000, 0, [GPR, CBUF, GPR, NONE]
     ),
     form_info!(
-        "hfma2", "rur", 3, Sm70, [75], 0x80000000000000000000fff,
-        0x80000000000000000000c31, 0x1fff7e080000fffff0000000000, 0, [GPR, UGPR, GPR,
-        NONE]
+        "hfma2", "rur", 3, Sm70, [75], 0xfff, 0xc31, 0x1ffffe080000fffff0000000000,
+        0x80000000000000000000000, [GPR, UGPR, GPR, NONE]
     ),
     form_info!(
-        "hfma2", "rri", 4, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x431,
-        0x1fff7e080000000000000000000, 0, [GPR, GPR, IMM, NONE]; (75..= 75,
+        "hfma2", "rri", 4, Sm70, [70, 72, 75], 0xfff, 0x431,
+        0x1ffffe080000000000000000000, 0, [GPR, GPR, IMM, NONE]; (75..= 75,
         [(0x400000007e0000000000, 0x7e0000000000), (0x400000007e0000000000,
         0x400000007e0000000000)], 0, 0x1ff00000000, 0x1ff00000000), (75..= 75,
         [(0x400000007e0000000000, 0x7c0000000000), (0x400000007e0000000000,
@@ -28168,13 +31252,12 @@ pub const FORMS: &[FormInfo] = &[
         0x3ff000000000000, 0x3ff000000000000)
     ),
     form_info!(
-        "hfma2", "rrc", 5, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x631,
-        0x1fff7e08000080000ff00000000, 0, [GPR, GPR, CBUF, NONE]
+        "hfma2", "rrc", 5, Sm70, [70, 72, 75], 0xfff, 0x631,
+        0x1ffffe08000080000ff00000000, 0, [GPR, GPR, CBUF, NONE]
     ),
     form_info!(
-        "hfma2", "rru", 6, Sm70, [75], 0x80000000000000000000fff,
-        0x80000000000000000000e31, 0x1fff7e080000fffff0000000000, 0, [GPR, GPR, UGPR,
-        NONE]
+        "hfma2", "rru", 6, Sm70, [75], 0xfff, 0xe31, 0x1ffffe080000fffff0000000000,
+        0x80000000000000000000000, [GPR, GPR, UGPR, NONE]
     ),
     form_info!(
         "hfma2", "rrr", 7, Sm70, [80], 0x80000000000000000000fff, 0x231,
@@ -28525,8 +31608,8 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff7f386007fffff0000000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
-        "hmma", "fixed", 1, Sm70, [80, 86, 87, 88, 89], 0xf8002000000000000000fff, 0x23c,
-        0x1fff073a4007fffff0000000000, 0, [GPR, GPR, GPR]
+        "hmma", "fixed", 1, Sm70, [80, 86, 87, 88, 89], 0x80002000000000000000fff, 0x23c,
+        0x1fff7f3a4007fffff0000000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
         "hmma", "fixed", 2, Sm70, [90, 100, 101, 103, 107, 110],
@@ -28559,8 +31642,8 @@ pub const FORMS: &[FormInfo] = &[
         0, [GPR, GPR, GPR, GPR]
     ),
     form_info!(
-        "hmma_sp", "fixed", 1, Sm70, [80, 86, 87, 88, 89], 0xf8202000004000000000fff,
-        0x200000000000000023c, 0x1fff071a4007ff8000000000000, 0, [GPR, GPR, GPR, GPR]
+        "hmma_sp", "fixed", 1, Sm70, [80, 86, 87, 88, 89], 0x80202000004000000000fff,
+        0x200000000000000023c, 0x1fff7f1a4007ff8000000000000, 0, [GPR, GPR, GPR, GPR]
     ),
     form_info!(
         "hmma_sp", "fixed", 2, Sm70, [120, 121], 0xf8202000000000000000fff,
@@ -28689,13 +31772,13 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff058b0010fffff0000000000, 0, [GPR, UGPR, PRED]
     ),
     form_info!(
-        "hmul2", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x80000000000000000000fff, 0x232, 0x1fff7fe80ff0fffff0000000000, 0, [GPR, GPR]
+        "hmul2", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89], 0xfff, 0x232,
+        0x1fffffe80ff0fffff0000000000, 0, [GPR, GPR]
     ),
     form_info!(
-        "hmul2", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x80000000000000000000fff, 0x832, 0x1fff7fe80ff0000000000000000, 0, [GPR, IMM];
-        (75..= 89, [(0x400000007e0000000000, 0x7e0000000000), (0x400000007e0000000000,
+        "hmul2", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89], 0xfff, 0x832,
+        0x1fffffe80ff0000000000000000, 0, [GPR, IMM]; (75..= 89,
+        [(0x400000007e0000000000, 0x7e0000000000), (0x400000007e0000000000,
         0x400000007e0000000000)], 0, 0x1ff00000000, 0x1ff00000000), (75..= 89,
         [(0x400000007e0000000000, 0x7c0000000000), (0x400000007e0000000000,
         0x400000007c0000000000)], 0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (70..=
@@ -28710,20 +31793,20 @@ pub const FORMS: &[FormInfo] = &[
         0x3ff000000000000, 0x3ff000000000000)
     ),
     form_info!(
-        "hmul2", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x80000000000000000000fff, 0xa32, 0x1fff7fe80ff080000ff00000000, 0, [GPR, CBUF]
+        "hmul2", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89], 0xfff, 0xa32,
+        0x1fffffe80ff080000ff00000000, 0, [GPR, CBUF]
     ),
     form_info!(
-        "hmul2", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89], 0x80000000000000000000fff,
-        0x80000000000000000000c32, 0x1fff7fe80ff0fffff0000000000, 0, [GPR, UGPR]
+        "hmul2", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89], 0xfff, 0xc32,
+        0x1fffffe80ff0fffff0000000000, 0x80000000000000000000000, [GPR, UGPR]
     ),
     form_info!(
         "hmul2", "rrr", 4, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
-        0x84000000000000000000fff, 0x232, 0x1fff79e80ff0fffff0000000000, 0, [GPR, GPR]
+        0x80000000000000000000fff, 0x232, 0x1fff7de80ff0fffff0000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "hmul2", "rir", 5, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
-        0x84000000000000000000fff, 0x832, 0x1fff79e80ff0000000000000000, 0, [GPR, IMM];
+        0x80000000000000000000fff, 0x832, 0x1fff7de80ff0000000000000000, 0, [GPR, IMM];
         (90..= 121, [(0x20400000007e0000000000, 0x7e0000000000)], 0, 0x1ff00000000,
         0x1ff00000000), (90..= 121, [(0x20400000007e0000000000, 0x7c0000000000)],
         0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (90..= 121,
@@ -28738,13 +31821,13 @@ pub const FORMS: &[FormInfo] = &[
         0x2000007f80000000000000)], 0x3f000000000000, 0x3f000000000000, 0x3f000000000000)
     ),
     form_info!(
-        "hmul2", "rcr", 6, Sm70, [90], 0x84000000000000000000fff, 0xa32,
-        0x1fff79e80ff080000ff00000000, 0, [GPR, CBUF]
+        "hmul2", "rcr", 6, Sm70, [90], 0x80000000000000000000fff, 0xa32,
+        0x1fff7de80ff080000ff00000000, 0, [GPR, CBUF]
     ),
     form_info!(
         "hmul2", "rur", 7, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
-        0x84000000000000000000fff, 0x80000000000000000000c32,
-        0x1fff79e80ff0fffff0000000000, 0, [GPR, UGPR]
+        0x80000000000000000000fff, 0x80000000000000000000c32,
+        0x1fff7de80ff0fffff0000000000, 0, [GPR, UGPR]
     ),
     form_info!(
         "hmul2_sm50", "r", 0, Sm50, [52, 53, 60, 61, 62], 0xfff8000000000000,
@@ -28764,30 +31847,28 @@ pub const FORMS: &[FormInfo] = &[
         0x7880000000000000, 0x660000000000, 0, [GPR, CBUF]
     ),
     form_info!(
-        "hset2", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x80000000000000000000fff, 0x233, 0x1fff07e001f0fffff0000000000, 0, [GPR, GPR,
-        PRED]
+        "hset2", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89], 0xfff, 0x233,
+        0x1fff87e001f0fffff0000000000, 0, [GPR, GPR, PRED]
     ),
     form_info!(
-        "hset2", "rri", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x80000000000000000000fff, 0x433, 0x1fff07e001f0000000000000000, 0, [GPR, IMM,
-        PRED]; (75..= 89, [(0x7e0000000000, 0x7e0000000000)], 0, 0x1ff00000000,
-        0x1ff00000000), (75..= 89, [(0x7e0000000000, 0x7c0000000000)], 0x1ff00000000,
-        0x1ff00000000, 0x1ff00000000), (70..= 72, [(0x7c0000000000, 0x7c0000000000)],
-        0x3ff00000000, 0x3ff00000000, 0x3ff00000000), (75..= 89, [(0x7e00000000000000,
-        0x7e00000000000000)], 0, 0x1ff000000000000, 0x1ff000000000000), (75..= 89,
-        [(0x7e00000000000000, 0x7c00000000000000)], 0x1ff000000000000, 0x1ff000000000000,
-        0x1ff000000000000), (70..= 72, [(0x7c00000000000000, 0x7c00000000000000)],
-        0x3ff000000000000, 0x3ff000000000000, 0x3ff000000000000)
+        "hset2", "rri", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89], 0xfff, 0x433,
+        0x1fff87e001f0000000000000000, 0, [GPR, IMM, PRED]; (75..= 89, [(0x7e0000000000,
+        0x7e0000000000)], 0, 0x1ff00000000, 0x1ff00000000), (75..= 89, [(0x7e0000000000,
+        0x7c0000000000)], 0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (70..= 72,
+        [(0x7c0000000000, 0x7c0000000000)], 0x3ff00000000, 0x3ff00000000, 0x3ff00000000),
+        (75..= 89, [(0x7e00000000000000, 0x7e00000000000000)], 0, 0x1ff000000000000,
+        0x1ff000000000000), (75..= 89, [(0x7e00000000000000, 0x7c00000000000000)],
+        0x1ff000000000000, 0x1ff000000000000, 0x1ff000000000000), (70..= 72,
+        [(0x7c00000000000000, 0x7c00000000000000)], 0x3ff000000000000, 0x3ff000000000000,
+        0x3ff000000000000)
     ),
     form_info!(
-        "hset2", "rrc", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x80000000000000000000fff, 0x633, 0x1fff07e001f080000ff00000000, 0, [GPR, CBUF,
-        PRED]
+        "hset2", "rrc", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89], 0xfff, 0x633,
+        0x1fff87e001f080000ff00000000, 0, [GPR, CBUF, PRED]
     ),
     form_info!(
-        "hset2", "rru", 3, Sm70, [75, 80, 86, 87, 88, 89], 0x80000000000000000000fff,
-        0x80000000000000000000e33, 0x1fff07e001f0fffff0000000000, 0, [GPR, UGPR, PRED]
+        "hset2", "rru", 3, Sm70, [75, 80, 86, 87, 88, 89], 0xfff, 0xe33,
+        0x1fff87e001f0fffff0000000000, 0x80000000000000000000000, [GPR, UGPR, PRED]
     ),
     form_info!(
         "hset2", "rrr", 4, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
@@ -28833,30 +31914,28 @@ pub const FORMS: &[FormInfo] = &[
         0x7c80000000000000, 0, 0, [GPR, CBUF, PRED]
     ),
     form_info!(
-        "hsetp2", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x80000000000000000000fff, 0x234, 0x1fff000001f0fffff0000ff0000, 0, [GPR, GPR,
-        PRED]
+        "hsetp2", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89], 0xfff, 0x234,
+        0x1fff800001f0fffff0000ff0000, 0, [GPR, GPR, PRED]
     ),
     form_info!(
-        "hsetp2", "rri", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x80000000000000000000fff, 0x434, 0x1fff000001f0000000000ff0000, 0, [GPR, IMM,
-        PRED]; (75..= 89, [(0x7e0000000000, 0x7e0000000000)], 0, 0x1ff00000000,
-        0x1ff00000000), (75..= 89, [(0x7e0000000000, 0x7c0000000000)], 0x1ff00000000,
-        0x1ff00000000, 0x1ff00000000), (70..= 72, [(0x7c0000000000, 0x7c0000000000)],
-        0x3ff00000000, 0x3ff00000000, 0x3ff00000000), (75..= 89, [(0x7e00000000000000,
-        0x7e00000000000000)], 0, 0x1ff000000000000, 0x1ff000000000000), (75..= 89,
-        [(0x7e00000000000000, 0x7c00000000000000)], 0x1ff000000000000, 0x1ff000000000000,
-        0x1ff000000000000), (70..= 72, [(0x7c00000000000000, 0x7c00000000000000)],
-        0x3ff000000000000, 0x3ff000000000000, 0x3ff000000000000)
+        "hsetp2", "rri", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89], 0xfff, 0x434,
+        0x1fff800001f0000000000ff0000, 0, [GPR, IMM, PRED]; (75..= 89, [(0x7e0000000000,
+        0x7e0000000000)], 0, 0x1ff00000000, 0x1ff00000000), (75..= 89, [(0x7e0000000000,
+        0x7c0000000000)], 0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (70..= 72,
+        [(0x7c0000000000, 0x7c0000000000)], 0x3ff00000000, 0x3ff00000000, 0x3ff00000000),
+        (75..= 89, [(0x7e00000000000000, 0x7e00000000000000)], 0, 0x1ff000000000000,
+        0x1ff000000000000), (75..= 89, [(0x7e00000000000000, 0x7c00000000000000)],
+        0x1ff000000000000, 0x1ff000000000000, 0x1ff000000000000), (70..= 72,
+        [(0x7c00000000000000, 0x7c00000000000000)], 0x3ff000000000000, 0x3ff000000000000,
+        0x3ff000000000000)
     ),
     form_info!(
-        "hsetp2", "rrc", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x80000000000000000000fff, 0x634, 0x1fff000001f080000ff00ff0000, 0, [GPR, CBUF,
-        PRED]
+        "hsetp2", "rrc", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89], 0xfff, 0x634,
+        0x1fff800001f080000ff00ff0000, 0, [GPR, CBUF, PRED]
     ),
     form_info!(
-        "hsetp2", "rru", 3, Sm70, [75, 80, 86, 87, 88, 89], 0x80000000000000000000fff,
-        0x80000000000000000000e34, 0x1fff000001f0fffff0000ff0000, 0, [GPR, UGPR, PRED]
+        "hsetp2", "rru", 3, Sm70, [75, 80, 86, 87, 88, 89], 0xfff, 0xe34,
+        0x1fff800001f0fffff0000ff0000, 0x80000000000000000000000, [GPR, UGPR, PRED]
     ),
     form_info!(
         "hsetp2", "rrr", 4, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
@@ -28903,53 +31982,49 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "i2f", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x306, 0x1fff7cf03ffcfffff00ff000000,
-        0, [GPR]; (70..= 121, [(0x3004000000000000000000, 0x2004000000000000000000),
+        110, 120, 121], 0xfff, 0x306, 0x1ffffcf03ffcfffff00ff000000, 0, [GPR]; (70..=
+        121, [(0x3004000000000000000000, 0x2004000000000000000000),
         (0x3004000000000000000000, 0x2000000000000000000000)], 0, 0x3000000000000000, 0)
     ),
     form_info!(
         "i2f", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x906, 0x1fff7cf03ff00000000ff000000,
-        0, [IMM]
+        110, 120, 121], 0xfff, 0x906, 0x1ffffcf03ff00000000ff000000, 0, [IMM]
     ),
     form_info!(
-        "i2f", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xb06, 0x1fff7cf03ffc80000ffff000000, 0, [CBUF]; (70
-        ..= 90, [(0x3004000000000000000000, 0x2004000000000000000000),
-        (0x3004000000000000000000, 0x2000000000000000000000)], 0, 0x3000000000000000, 0)
-    ),
-    form_info!(
-        "i2f", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x80000000000000000000fff, 0x80000000000000000000d06,
-        0x1fff7cf03ffcfffff00ff000000, 0, [UGPR]; (75..= 121, [(0x3004000000000000000000,
+        "i2f", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xb06,
+        0x1ffffcf03ffc80000ffff000000, 0, [CBUF]; (70..= 90, [(0x3004000000000000000000,
         0x2004000000000000000000), (0x3004000000000000000000, 0x2000000000000000000000)],
         0, 0x3000000000000000, 0)
     ),
     form_info!(
+        "i2f", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
+        121], 0xfff, 0xd06, 0x1ffffcf03ffcfffff00ff000000, 0x80000000000000000000000,
+        [UGPR]; (75..= 121, [(0x3004000000000000000000, 0x2004000000000000000000),
+        (0x3004000000000000000000, 0x2000000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
         "i2f64", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x312, 0x1fff7cf03ffcfffff00ff000000,
-        0, [GPR]; (70..= 121, [(0x3004000000000000000000, 0x2004000000000000000000),
+        110, 120, 121], 0xfff, 0x312, 0x1ffffcf03ffcfffff00ff000000, 0, [GPR]; (70..=
+        121, [(0x3004000000000000000000, 0x2004000000000000000000),
         (0x3004000000000000000000, 0x2000000000000000000000), (0x3004000000000000000000,
         0x3004000000000000000000), (0x3004000000000000000000, 0x3000000000000000000000)],
         0, 0x3000000000000000, 0)
     ),
     form_info!(
         "i2f64", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x912, 0x1fff7cf03ff00000000ff000000,
-        0, [IMM]
+        110, 120, 121], 0xfff, 0x912, 0x1ffffcf03ff00000000ff000000, 0, [IMM]
     ),
     form_info!(
-        "i2f64", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xb12, 0x1fff7cf03ffc80000ffff000000, 0, [CBUF]; (70
-        ..= 90, [(0x3004000000000000000000, 0x2004000000000000000000),
-        (0x3004000000000000000000, 0x2000000000000000000000), (0x3004000000000000000000,
-        0x3004000000000000000000), (0x3004000000000000000000, 0x3000000000000000000000)],
-        0, 0x3000000000000000, 0)
+        "i2f64", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xb12,
+        0x1ffffcf03ffc80000ffff000000, 0, [CBUF]; (70..= 90, [(0x3004000000000000000000,
+        0x2004000000000000000000), (0x3004000000000000000000, 0x2000000000000000000000),
+        (0x3004000000000000000000, 0x3004000000000000000000), (0x3004000000000000000000,
+        0x3000000000000000000000)], 0, 0x3000000000000000, 0)
     ),
     form_info!(
         "i2f64", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x80000000000000000000d12,
-        0x1fff7cf03ffcfffff00ff000000, 0, [UGPR]; (75..= 121, [(0x3004000000000000000000,
+        120, 121], 0xfff, 0xd12, 0x1ffffcf03ffcfffff00ff000000,
+        0x80000000000000000000000, [UGPR]; (75..= 121, [(0x3004000000000000000000,
         0x2004000000000000000000), (0x3004000000000000000000, 0x2000000000000000000000),
         (0x3004000000000000000000, 0x3004000000000000000000), (0x3004000000000000000000,
         0x3000000000000000000000)], 0, 0x3000000000000000, 0)
@@ -28999,41 +32074,37 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "i2i_sat", "rrr", 0, Sm70, [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x238, 0x1fff7ffcfffffffff00ff000000,
-        0, [GPR]
+        110, 120, 121], 0xfff, 0x238, 0x1ffffffcfffffffff00ff000000, 0, [GPR]
     ),
     form_info!(
         "i2i_sat", "rir", 1, Sm70, [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x838, 0x1fff7ffcfff00000000ff000000,
-        0, [IMM]
+        110, 120, 121], 0xfff, 0x838, 0x1ffffffcfff00000000ff000000, 0, [IMM]
     ),
     form_info!(
-        "i2i_sat", "rcr", 2, Sm70, [72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xa38, 0x1fff7ffcffff80000ffff000000, 0, [CBUF]
+        "i2i_sat", "rcr", 2, Sm70, [72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa38,
+        0x1ffffffcffff80000ffff000000, 0, [CBUF]
     ),
     form_info!(
         "i2i_sat", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x80000000000000000000c38,
-        0x1fff7ffcfffffffff00ff000000, 0, [UGPR]
+        120, 121], 0xfff, 0xc38, 0x1ffffffcfffffffff00ff000000,
+        0x80000000000000000000000, [UGPR]
     ),
     form_info!(
         "iabs", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x213, 0x1fff7ffffffffffff00ff000000,
-        0, [GPR]
+        110, 120, 121], 0xfff, 0x213, 0x1ffffffffffffffff00ff000000, 0, [GPR]
     ),
     form_info!(
         "iabs", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x813, 0x1fff7ffffff00000000ff000000,
-        0, [IMM]
+        110, 120, 121], 0xfff, 0x813, 0x1ffffffffff00000000ff000000, 0, [IMM]
     ),
     form_info!(
-        "iabs", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xa13, 0x1fff7fffffff80000ffff000000, 0, [CBUF]
+        "iabs", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa13,
+        0x1fffffffffff80000ffff000000, 0, [CBUF]
     ),
     form_info!(
         "iabs", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x80000000000000000000c13,
-        0x1fff7ffffffffffff00ff000000, 0, [UGPR]
+        120, 121], 0xfff, 0xc13, 0x1ffffffffffffffff00ff000000,
+        0x80000000000000000000000, [UGPR]
     ),
     form_info!(
         "iadd", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfffc000000000000,
@@ -29062,7 +32133,7 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "iadd3", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80014000000000000000fff, 0x210, 0x1fff781e2007fffff0000000000,
+        110, 120, 121], 0x4000000000000000fff, 0x210, 0x1ffff81f2007fffff0000000000,
         0x781e0000000000000000000, [GPR, GPR, GPR]; (70..= 90,
         [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
         0x7e00000000000000000000, 0x7000000000000000000000), (70..= 90,
@@ -29081,7 +32152,7 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "iadd3", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80014000000000000000fff, 0x810, 0x1fff781e2000000000000000000,
+        110, 120, 121], 0x4000000000000000fff, 0x810, 0x1ffff81f2000000000000000000,
         0x781e0000000000000000000, [GPR, IMM, GPR]; (70..= 90,
         [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
         0x7e00000000000000000000, 0x7000000000000000000000), (70..= 90,
@@ -29100,7 +32171,7 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "iadd3", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80014000000000000000fff, 0xa10, 0x1fff781e200780000ff00000000,
+        0x4000000000000000fff, 0xa10, 0x1ffff81f200780000ff00000000,
         0x781e0000000000000000000, [GPR, CBUF, GPR]; (70..= 90,
         [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
         0x7e00000000000000000000, 0x7000000000000000000000), (70..= 90,
@@ -29119,9 +32190,9 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "iadd3", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80014000000000000000fff, 0x80000000000000000000c10,
-        0x1fff781e2007fffff0000000000, 0x781e0000000000000000000, [GPR, UGPR, GPR]; (75
-        ..= 90, [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
+        120, 121], 0x4000000000000000fff, 0xc10, 0x1ffff81f2007fffff0000000000,
+        0xf81e0000000000000000000, [GPR, UGPR, GPR]; (75..= 90,
+        [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
         0x7e00000000000000000000, 0x7000000000000000000000), (75..= 90,
         [(0x7e00000000000000000000, 0x1e00000000000000000000)], 0,
         0x7e00000000000000000000, 0x7200000000000000000000), (75..= 90,
@@ -29154,8 +32225,8 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "iadd3x", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80014000000000000000fff, 0x4000000000000000210,
-        0x1fff00002007fffff0000000000, 0, [GPR, GPR, GPR, PRED, PRED]; (70..= 90,
+        107, 110, 120, 121], 0x4000000000000000fff, 0x4000000000000000210,
+        0x1fff80012007fffff0000000000, 0, [GPR, GPR, GPR, PRED, PRED]; (70..= 90,
         [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
         0x7e00000000000000000000, 0x7000000000000000000000), (70..= 90,
         [(0x7e00000000000000000000, 0x1e00000000000000000000)], 0,
@@ -29173,8 +32244,8 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "iadd3x", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80014000000000000000fff, 0x4000000000000000810,
-        0x1fff00002000000000000000000, 0, [GPR, IMM, GPR, PRED, PRED]; (70..= 90,
+        107, 110, 120, 121], 0x4000000000000000fff, 0x4000000000000000810,
+        0x1fff80012000000000000000000, 0, [GPR, IMM, GPR, PRED, PRED]; (70..= 90,
         [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
         0x7e00000000000000000000, 0x7000000000000000000000), (70..= 90,
         [(0x7e00000000000000000000, 0x1e00000000000000000000)], 0,
@@ -29192,8 +32263,8 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "iadd3x", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80014000000000000000fff, 0x4000000000000000a10, 0x1fff0000200780000ff00000000,
-        0, [GPR, CBUF, GPR, PRED, PRED]; (70..= 90, [(0x7e00000000000000000000,
+        0x4000000000000000fff, 0x4000000000000000a10, 0x1fff8001200780000ff00000000, 0,
+        [GPR, CBUF, GPR, PRED, PRED]; (70..= 90, [(0x7e00000000000000000000,
         0xe00000000000000000000)], 0, 0x7e00000000000000000000,
         0x7000000000000000000000), (70..= 90, [(0x7e00000000000000000000,
         0x1e00000000000000000000)], 0, 0x7e00000000000000000000,
@@ -29211,9 +32282,9 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "iadd3x", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80014000000000000000fff, 0x80004000000000000000c10,
-        0x1fff00002007fffff0000000000, 0, [GPR, UGPR, GPR, PRED, PRED]; (75..= 90,
-        [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
+        120, 121], 0x4000000000000000fff, 0x4000000000000000c10,
+        0x1fff80012007fffff0000000000, 0x80000000000000000000000, [GPR, UGPR, GPR, PRED,
+        PRED]; (75..= 90, [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
         0x7e00000000000000000000, 0x7000000000000000000000), (75..= 90,
         [(0x7e00000000000000000000, 0x1e00000000000000000000)], 0,
         0x7e00000000000000000000, 0x7200000000000000000000), (75..= 90,
@@ -29364,68 +32435,68 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "imad", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80014000000000000000fff, 0x224, 0x1fff7ffe100ffffff0000000000,
+        110, 120, 121], 0x4000000000000000fff, 0x224, 0x1fffffff100ffffff0000000000,
         0x78e00000000000000000000, [GPR, GPR, GPR]
     ),
     form_info!(
         "imad", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80014000000000000000fff, 0x824, 0x1fff7ffe1000000000000000000,
+        110, 120, 121], 0x4000000000000000fff, 0x824, 0x1fffffff1000000000000000000,
         0x78e00000000000000000000, [GPR, IMM, GPR]
     ),
     form_info!(
         "imad", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80014000000000000000fff, 0xa24, 0x1fff7ffe100f80000ff00000000,
+        0x4000000000000000fff, 0xa24, 0x1fffffff100f80000ff00000000,
         0x78e00000000000000000000, [GPR, CBUF, GPR]
     ),
     form_info!(
         "imad", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80014000000000000000fff, 0x80000000000000000000c24,
-        0x1fff7ffe100ffffff0000000000, 0x78e00000000000000000000, [GPR, UGPR, GPR]
+        120, 121], 0x4000000000000000fff, 0xc24, 0x1fffffff100ffffff0000000000,
+        0xf8e00000000000000000000, [GPR, UGPR, GPR]
     ),
     form_info!(
         "imad", "rri", 4, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80014000000000000000fff, 0x424, 0x1fff7ffe9000000000000000000,
+        110, 120, 121], 0x4000000000000000fff, 0x424, 0x1fffffff9000000000000000000,
         0x78e00000000000000000000, [GPR, GPR, IMM]
     ),
     form_info!(
         "imad", "rrc", 5, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80014000000000000000fff, 0x624, 0x1fff7ffe900780000ff00000000,
+        0x4000000000000000fff, 0x624, 0x1fffffff900780000ff00000000,
         0x78e00000000000000000000, [GPR, GPR, CBUF]
     ),
     form_info!(
         "imad", "rru", 6, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80014000000000000000fff, 0x80000000000000000000e24,
-        0x1fff7ffe9007fffff0000000000, 0x78e00000000000000000000, [GPR, GPR, UGPR]
+        120, 121], 0x4000000000000000fff, 0xe24, 0x1fffffff9007fffff0000000000,
+        0xf8e00000000000000000000, [GPR, GPR, UGPR]
     ),
     form_info!(
         "imad_hi", "rrr", 0, Sm70, [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80004000000000000000fff, 0x227, 0x1fff7f1f100ffffff0000000000,
+        110, 120, 121], 0x4000000000000000fff, 0x227, 0x1fffff1f100ffffff0000000000,
         0x78000000000000000000000, [GPR, GPR, GPR]
     ),
     form_info!(
         "imad_hi", "rir", 1, Sm70, [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80004000000000000000fff, 0x827, 0x1fff7f1f1000000000000000000,
+        110, 120, 121], 0x4000000000000000fff, 0x827, 0x1fffff1f1000000000000000000,
         0x78000000000000000000000, [GPR, IMM, GPR]
     ),
     form_info!(
         "imad_hi", "rcr", 2, Sm70, [72, 75, 80, 86, 87, 88, 89, 90],
-        0x80004000000000000000fff, 0xa27, 0x1fff7f1f100f80000ff00000000,
+        0x4000000000000000fff, 0xa27, 0x1fffff1f100f80000ff00000000,
         0x78000000000000000000000, [GPR, CBUF, GPR]
     ),
     form_info!(
         "imad_hi", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80004000000000000000fff, 0x80000000000000000000c27,
-        0x1fff7f1f100ffffff0000000000, 0x78000000000000000000000, [GPR, UGPR, GPR]
+        120, 121], 0x4000000000000000fff, 0xc27, 0x1fffff1f100ffffff0000000000,
+        0xf8000000000000000000000, [GPR, UGPR, GPR]
     ),
     form_info!(
         "imad_hi", "rrc", 4, Sm70, [72, 75, 80, 86, 87, 88, 89, 90],
-        0x80004000000000000000fff, 0x627, 0x1fff7f1f900780000ff00000000,
+        0x4000000000000000fff, 0x627, 0x1fffff1f900780000ff00000000,
         0x78000000000000000000000, [GPR, GPR, CBUF]
     ),
     form_info!(
         "imad_hi", "rru", 5, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80004000000000000000fff, 0x80000000000000000000e27,
-        0x1fff7f1f9007fffff0000000000, 0x78000000000000000000000, [GPR, GPR, UGPR]
+        120, 121], 0x4000000000000000fff, 0xe27, 0x1fffff1f9007fffff0000000000,
+        0xf8000000000000000000000, [GPR, GPR, UGPR]
     ),
     form_info!(
         "imad_po_sm50", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xff98000000000000,
@@ -29461,106 +32532,106 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "imad_wide", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80014000000000000000fff, 0x225,
-        0x1fff7f1e100ffffff0000000000, 0x78000000000000000000000, [GPR, GPR, GPR]
+        107, 110, 120, 121], 0x4000000000000000fff, 0x225, 0x1fffff1f100ffffff0000000000,
+        0x78000000000000000000000, [GPR, GPR, GPR]
     ),
     form_info!(
         "imad_wide", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80014000000000000000fff, 0x825,
-        0x1fff7f1e1000000000000000000, 0x78000000000000000000000, [GPR, IMM, GPR]
+        107, 110, 120, 121], 0x4000000000000000fff, 0x825, 0x1fffff1f1000000000000000000,
+        0x78000000000000000000000, [GPR, IMM, GPR]
     ),
     form_info!(
         "imad_wide", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80014000000000000000fff, 0xa25, 0x1fff7f1e100f80000ff00000000,
+        0x4000000000000000fff, 0xa25, 0x1fffff1f100f80000ff00000000,
         0x78000000000000000000000, [GPR, CBUF, GPR]
     ),
     form_info!(
         "imad_wide", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80014000000000000000fff, 0x80000000000000000000c25,
-        0x1fff7f1e100ffffff0000000000, 0x78000000000000000000000, [GPR, UGPR, GPR]
+        110, 120, 121], 0x4000000000000000fff, 0xc25, 0x1fffff1f100ffffff0000000000,
+        0xf8000000000000000000000, [GPR, UGPR, GPR]
     ),
     form_info!(
         "imad_wide", "rrc", 4, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80014000000000000000fff, 0x625, 0x1fff7f1e900780000ff00000000,
+        0x4000000000000000fff, 0x625, 0x1fffff1f900780000ff00000000,
         0x78000000000000000000000, [GPR, GPR, CBUF]
     ),
     form_info!(
         "imad_wide", "rru", 5, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80014000000000000000fff, 0x80000000000000000000e25,
-        0x1fff7f1e9007fffff0000000000, 0x78000000000000000000000, [GPR, GPR, UGPR]
+        110, 120, 121], 0x4000000000000000fff, 0xe25, 0x1fffff1f9007fffff0000000000,
+        0xf8000000000000000000000, [GPR, GPR, UGPR]
     ),
     form_info!(
         "imad_wide_x", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101,
-        103, 107, 110, 120, 121], 0x80014000000000000000fff, 0x4000000000000000225,
-        0x1fff071e100ffffff0000000000, 0, [GPR, GPR, GPR, PRED]
+        103, 107, 110, 120, 121], 0x4000000000000000fff, 0x4000000000000000225,
+        0x1fff871f100ffffff0000000000, 0, [GPR, GPR, GPR, PRED]
     ),
     form_info!(
         "imad_wide_x", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101,
-        103, 107, 110, 120, 121], 0x80014000000000000000fff, 0x4000000000000000825,
-        0x1fff071e1000000000000000000, 0, [GPR, IMM, GPR, PRED]
+        103, 107, 110, 120, 121], 0x4000000000000000fff, 0x4000000000000000825,
+        0x1fff871f1000000000000000000, 0, [GPR, IMM, GPR, PRED]
     ),
     form_info!(
         "imad_wide_x", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80014000000000000000fff, 0x4000000000000000a25, 0x1fff071e100f80000ff00000000,
-        0, [GPR, CBUF, GPR, PRED]
+        0x4000000000000000fff, 0x4000000000000000a25, 0x1fff871f100f80000ff00000000, 0,
+        [GPR, CBUF, GPR, PRED]
     ),
     form_info!(
         "imad_wide_x", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80014000000000000000fff, 0x80004000000000000000c25,
-        0x1fff071e100ffffff0000000000, 0, [GPR, UGPR, GPR, PRED]
+        110, 120, 121], 0x4000000000000000fff, 0x4000000000000000c25,
+        0x1fff871f100ffffff0000000000, 0x80000000000000000000000, [GPR, UGPR, GPR, PRED]
     ),
     form_info!(
         "imad_wide_x", "rrc", 4, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80014000000000000000fff, 0x4000000000000000625, 0x1fff071e900780000ff00000000,
-        0, [GPR, GPR, CBUF, PRED]
+        0x4000000000000000fff, 0x4000000000000000625, 0x1fff871f900780000ff00000000, 0,
+        [GPR, GPR, CBUF, PRED]
     ),
     form_info!(
         "imad_wide_x", "rru", 5, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80014000000000000000fff, 0x80004000000000000000e25,
-        0x1fff071e9007fffff0000000000, 0, [GPR, GPR, UGPR, PRED]
+        110, 120, 121], 0x4000000000000000fff, 0x4000000000000000e25,
+        0x1fff871f9007fffff0000000000, 0x80000000000000000000000, [GPR, GPR, UGPR, PRED]
     ),
     form_info!(
         "imadx", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80014000000000000000fff, 0x4000000000000000224,
-        0x1fff07fe100ffffff0000000000, 0xe00000000000000000000, [GPR, GPR, GPR, PRED]
+        110, 120, 121], 0x4000000000000000fff, 0x4000000000000000224,
+        0x1fff87ff100ffffff0000000000, 0xe00000000000000000000, [GPR, GPR, GPR, PRED]
     ),
     form_info!(
         "imadx", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80014000000000000000fff, 0x4000000000000000824,
-        0x1fff07fe1000000000000000000, 0xe00000000000000000000, [GPR, IMM, GPR, PRED]
+        110, 120, 121], 0x4000000000000000fff, 0x4000000000000000824,
+        0x1fff87ff1000000000000000000, 0xe00000000000000000000, [GPR, IMM, GPR, PRED]
     ),
     form_info!(
         "imadx", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80014000000000000000fff, 0x4000000000000000a24, 0x1fff07fe100f80000ff00000000,
+        0x4000000000000000fff, 0x4000000000000000a24, 0x1fff87ff100f80000ff00000000,
         0xe00000000000000000000, [GPR, CBUF, GPR, PRED]
     ),
     form_info!(
         "imadx", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80014000000000000000fff, 0x80004000000000000000c24,
-        0x1fff07fe100ffffff0000000000, 0xe00000000000000000000, [GPR, UGPR, GPR, PRED]
+        120, 121], 0x4000000000000000fff, 0x4000000000000000c24,
+        0x1fff87ff100ffffff0000000000, 0x80e00000000000000000000, [GPR, UGPR, GPR, PRED]
     ),
     form_info!(
         "imadx", "rri", 4, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80014000000000000000fff, 0x4000000000000000424,
-        0x1fff07fe9000000000000000000, 0xe00000000000000000000, [GPR, GPR, IMM, PRED]
+        110, 120, 121], 0x4000000000000000fff, 0x4000000000000000424,
+        0x1fff87ff9000000000000000000, 0xe00000000000000000000, [GPR, GPR, IMM, PRED]
     ),
     form_info!(
         "imadx", "rrc", 5, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80014000000000000000fff, 0x4000000000000000624, 0x1fff07fe900780000ff00000000,
+        0x4000000000000000fff, 0x4000000000000000624, 0x1fff87ff900780000ff00000000,
         0xe00000000000000000000, [GPR, GPR, CBUF, PRED]
     ),
     form_info!(
         "imadx", "rru", 6, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80014000000000000000fff, 0x80004000000000000000e24,
-        0x1fff07fe9007fffff0000000000, 0xe00000000000000000000, [GPR, GPR, UGPR, PRED]
+        120, 121], 0x4000000000000000fff, 0x4000000000000000e24,
+        0x1fff87ff9007fffff0000000000, 0x80e00000000000000000000, [GPR, GPR, UGPR, PRED]
     ),
     form_info!(
         "imma", "fixed", 0, Sm70, [75], 0x80000000000000000000fff, 0x237,
         0x1fff7c30100ffffff0000000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
-        "imma", "fixed", 1, Sm70, [80, 86, 87, 88, 89], 0xf8001000000000000000fff, 0x237,
-        0x1fff0030000ffffff0000000000, 0, [GPR, GPR, GPR]
+        "imma", "fixed", 1, Sm70, [80, 86, 87, 88, 89], 0x80001000000000000000fff, 0x237,
+        0x1fff7830000ffffff0000000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
         "imma", "fixed", 2, Sm70, [90], 0xf8001000000000000000fff, 0x237,
@@ -29575,8 +32646,8 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff0030000ffffff0000000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
-        "imma_sp", "fixed", 0, Sm70, [80, 86, 87, 88, 89], 0xf8001000004000000000fff,
-        0x1000000000000000237, 0x1fff0030000fff8000000000000, 0, [GPR, GPR, GPR, GPR]
+        "imma_sp", "fixed", 0, Sm70, [80, 86, 87, 88, 89], 0x80001000004000000000fff,
+        0x1000000000000000237, 0x1fff7830000fff8000000000000, 0, [GPR, GPR, GPR, GPR]
     ),
     form_info!(
         "imma_sp", "fixed", 1, Sm70, [90], 0xf8001000004000000000fff,
@@ -29593,23 +32664,20 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "imnmx", "rrr", 0, Sm70, [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110],
-        0x80000000000000000000fff, 0x217, 0x1fff07ffdffffffff0000000000, 0, [GPR, GPR,
-        PRED, NONE]
+        0xfff, 0x217, 0x1fff87ffdffffffff0000000000, 0, [GPR, GPR, PRED, NONE]
     ),
     form_info!(
         "imnmx", "rir", 1, Sm70, [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110],
-        0x80000000000000000000fff, 0x817, 0x1fff07ffdff0000000000000000, 0, [GPR, IMM,
-        PRED, NONE]
+        0xfff, 0x817, 0x1fff87ffdff0000000000000000, 0, [GPR, IMM, PRED, NONE]
     ),
     form_info!(
-        "imnmx", "rcr", 2, Sm70, [72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xa17, 0x1fff07ffdfff80000ff00000000, 0, [GPR, CBUF,
-        PRED, NONE]
+        "imnmx", "rcr", 2, Sm70, [72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa17,
+        0x1fff87ffdfff80000ff00000000, 0, [GPR, CBUF, PRED, NONE]
     ),
     form_info!(
-        "imnmx", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110],
-        0x80000000000000000000fff, 0x80000000000000000000c17,
-        0x1fff07ffdffffffff0000000000, 0, [GPR, UGPR, PRED, NONE]
+        "imnmx", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110], 0xfff,
+        0xc17, 0x1fff87ffdffffffff0000000000, 0x80000000000000000000000, [GPR, UGPR,
+        PRED, NONE]
     ),
     form_info!(
         "imnmx", "rrr", 4, Sm70, [107, 120, 121], 0x80004000000000000000fff, 0x217,
@@ -29667,8 +32735,8 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "ipa", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121], 0x80000000000000000000fff, 0x326, 0x1fff7f10f00ffffff00ff000000, 0,
-        [GPR]; (70..= 121, [(0x20000000000000000000, 0)], 0, 0xff00000000, 0xff00000000)
+        120, 121], 0xfff, 0x326, 0x1fffff10f00ffffff00ff000000, 0, [GPR]; (70..= 121,
+        [(0x20000000000000000000, 0)], 0, 0xff00000000, 0xff00000000)
     ),
     form_info!(
         "ipa_idx_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xff00004000000000,
@@ -29679,8 +32747,8 @@ pub const FORMS: &[FormInfo] = &[
         0xe00000000000ff00, 0, 0, [GPR, GPR, PRED]
     ),
     form_info!(
-        "isberd", "fixed", 0, Sm70, [70, 72, 75, 80], 0x80000000000000000000fff, 0x923,
-        0x1fff7ff03ffffffffff00000000, 0, [GPR]
+        "isberd", "fixed", 0, Sm70, [70, 72, 75, 80], 0xfff, 0x923,
+        0x1ffffff03ffffffffff00000000, 0, [GPR]
     ),
     form_info!(
         "isberd", "fixed", 1, Sm70, [86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121],
@@ -29729,26 +32797,25 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "isetp", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80100000000000000000fff, 0x20c, 0x1fff000800fffffff0000ff0000,
-        0, [GPR, GPR, PRED, PRED]; (80..= 121, [(0x1000000000000000000, 0)], 0,
-        0xf00000000000000000, 0x700000000000000000)
-    ),
-    form_info!(
-        "isetp", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80100000000000000000fff, 0x80c, 0x1fff000800f0000000000ff0000,
-        0, [GPR, IMM, PRED, PRED]; (80..= 121, [(0x1000000000000000000, 0)], 0,
-        0xf00000000000000000, 0x700000000000000000)
-    ),
-    form_info!(
-        "isetp", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80100000000000000000fff, 0xa0c, 0x1fff000800ff80000ff00ff0000, 0, [GPR, CBUF,
-        PRED, PRED]; (80..= 90, [(0x1000000000000000000, 0)], 0, 0xf00000000000000000,
+        110, 120, 121], 0xfff, 0x20c, 0x1fff801800fffffff0000ff0000, 0, [GPR, GPR, PRED,
+        PRED]; (80..= 121, [(0x1000000000000000000, 0)], 0, 0xf00000000000000000,
         0x700000000000000000)
     ),
     form_info!(
+        "isetp", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121], 0xfff, 0x80c, 0x1fff801800f0000000000ff0000, 0, [GPR, IMM, PRED,
+        PRED]; (80..= 121, [(0x1000000000000000000, 0)], 0, 0xf00000000000000000,
+        0x700000000000000000)
+    ),
+    form_info!(
+        "isetp", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa0c,
+        0x1fff801800ff80000ff00ff0000, 0, [GPR, CBUF, PRED, PRED]; (80..= 90,
+        [(0x1000000000000000000, 0)], 0, 0xf00000000000000000, 0x700000000000000000)
+    ),
+    form_info!(
         "isetp", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80100000000000000000fff, 0x80000000000000000000c0c,
-        0x1fff000800fffffff0000ff0000, 0, [GPR, UGPR, PRED, PRED]; (80..= 121,
+        120, 121], 0xfff, 0xc0c, 0x1fff801800fffffff0000ff0000,
+        0x80000000000000000000000, [GPR, UGPR, PRED, PRED]; (80..= 121,
         [(0x1000000000000000000, 0)], 0, 0xf00000000000000000, 0x700000000000000000)
     ),
     form_info!(
@@ -29787,8 +32854,7 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "kill", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80000000000000000000fff, 0x95b,
-        0x1fff07fffffffffffffffff0000, 0, [PRED]
+        107, 110, 120, 121], 0xfff, 0x95b, 0x1fff87fffffffffffffffff0000, 0, [PRED]
     ),
     form_info!(
         "ldc", "fixed", 0, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
@@ -29926,9 +32992,9 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "ldl", "fixed", 0, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x10000000000000000fff, 0x983, 0x1fff78fe1ff0000000000000000, 0, [GPR,
-        UGPR]; (75..= 90, [(0x80000000000000000000000, 0)], 0, 0xff00000000, 0), (100..=
-        121, [(0x80000000000000000000000, 0)], 0, 0xff00000000, 0)
+        120, 121], 0xfff, 0x983, 0x1fff78ff1ff0000000000000000, 0, [GPR, UGPR]; (75..=
+        90, [(0x80000000000000000000000, 0)], 0, 0xff00000000, 0), (100..= 121,
+        [(0x80000000000000000000000, 0)], 0, 0xff00000000, 0)
     ),
     form_info!(
         "ldl", "fixed", 1, Sm70, [70, 72], 0xfff, 0x983, 0x1ffff8ff1ff000000ff00000000,
@@ -29971,56 +33037,55 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "lea", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80107000000000000000fff, 0x211, 0x1fff7f000ff7fffff0000000000,
+        110, 120, 121], 0x107000000000000000fff, 0x211, 0x1fffff000ff7fffff0000000000,
         0x78000ff0000000000000000, [GPR, GPR]
     ),
     form_info!(
         "lea", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80107000000000000000fff, 0x811, 0x1fff7f000ff0000000000000000,
+        110, 120, 121], 0x107000000000000000fff, 0x811, 0x1fffff000ff0000000000000000,
         0x78000ff0000000000000000, [GPR, IMM]
     ),
     form_info!(
         "lea", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80107000000000000000fff, 0xa11, 0x1fff7f000ff780000ff00000000,
+        0x107000000000000000fff, 0xa11, 0x1fffff000ff780000ff00000000,
         0x78000ff0000000000000000, [GPR, CBUF]
     ),
     form_info!(
         "lea", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x80107000000000000000fff, 0x80000000000000000000c11,
-        0x1fff7f000ff7fffff0000000000, 0x78000ff0000000000000000, [GPR, UGPR]
+        121], 0x107000000000000000fff, 0xc11, 0x1fffff000ff7fffff0000000000,
+        0xf8000ff0000000000000000, [GPR, UGPR]
     ),
     form_info!(
         "lea_hi", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80105000000000000000fff, 0x100000000000000000211,
-        0x1fff7f000007fffff0000000000, 0x78000000000000000000000, [GPR, GPR, GPR]; (70..=
+        107, 110, 120, 121], 0x105000000000000000fff, 0x100000000000000000211,
+        0x1fffff000007fffff0000000000, 0x78000000000000000000000, [GPR, GPR, GPR]; (70..=
         121, [(0x2000000000000000000, 0x2000000000000000000)], 0, 0xff0000000000000000,
         0xff0000000000000000)
     ),
     form_info!(
         "lea_hi", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80105000000000000000fff, 0x100000000000000000811,
-        0x1fff7f000000000000000000000, 0x78000000000000000000000, [GPR, IMM, GPR]; (70..=
+        107, 110, 120, 121], 0x105000000000000000fff, 0x100000000000000000811,
+        0x1fffff000000000000000000000, 0x78000000000000000000000, [GPR, IMM, GPR]; (70..=
         121, [(0x2000000000000000000, 0x2000000000000000000)], 0, 0xff0000000000000000,
         0xff0000000000000000)
     ),
     form_info!(
         "lea_hi", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80105000000000000000fff, 0x100000000000000000a11,
-        0x1fff7f00000780000ff00000000, 0x78000000000000000000000, [GPR, CBUF, GPR]; (70
-        ..= 90, [(0x2000000000000000000, 0x2000000000000000000)], 0,
-        0xff0000000000000000, 0xff0000000000000000)
+        0x105000000000000000fff, 0x100000000000000000a11, 0x1fffff00000780000ff00000000,
+        0x78000000000000000000000, [GPR, CBUF, GPR]; (70..= 90, [(0x2000000000000000000,
+        0x2000000000000000000)], 0, 0xff0000000000000000, 0xff0000000000000000)
     ),
     form_info!(
         "lea_hi", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80105000000000000000fff, 0x80100000000000000000c11,
-        0x1fff7f000007fffff0000000000, 0x78000000000000000000000, [GPR, UGPR, GPR]; (75
+        120, 121], 0x105000000000000000fff, 0x100000000000000000c11,
+        0x1fffff000007fffff0000000000, 0xf8000000000000000000000, [GPR, UGPR, GPR]; (75
         ..= 121, [(0x2000000000000000000, 0x2000000000000000000)], 0,
         0xff0000000000000000, 0xff0000000000000000)
     ),
     form_info!(
         "lea_hi", "rri", 4, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80107000000000000000fff, 0x100000000000000000411,
-        0x1fff7f000000000000000000000, 0x78000000000000000000000, [GPR, GPR, IMM]
+        107, 110, 120, 121], 0x105000000000000000fff, 0x100000000000000000411,
+        0x1fffff002000000000000000000, 0x78000000000000000000000, [GPR, GPR, IMM]
     ),
     form_info!(
         "lea_hi_sm50", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
@@ -30032,36 +33097,35 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "lea_hi_x", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80105000000000000000fff, 0x104000000000000000211,
-        0x1fff07000007fffff0000000000, 0, [GPR, GPR, GPR, PRED]; (70..= 121,
+        107, 110, 120, 121], 0x105000000000000000fff, 0x104000000000000000211,
+        0x1fff87000007fffff0000000000, 0, [GPR, GPR, GPR, PRED]; (70..= 121,
         [(0x2000000000000000000, 0x2000000000000000000)], 0, 0xff0000000000000000,
         0xff0000000000000000)
     ),
     form_info!(
         "lea_hi_x", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80105000000000000000fff, 0x104000000000000000811,
-        0x1fff07000000000000000000000, 0, [GPR, IMM, GPR, PRED]; (70..= 121,
+        107, 110, 120, 121], 0x105000000000000000fff, 0x104000000000000000811,
+        0x1fff87000000000000000000000, 0, [GPR, IMM, GPR, PRED]; (70..= 121,
         [(0x2000000000000000000, 0x2000000000000000000)], 0, 0xff0000000000000000,
         0xff0000000000000000)
     ),
     form_info!(
         "lea_hi_x", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80105000000000000000fff, 0x104000000000000000a11,
-        0x1fff0700000780000ff00000000, 0, [GPR, CBUF, GPR, PRED]; (70..= 90,
-        [(0x2000000000000000000, 0x2000000000000000000)], 0, 0xff0000000000000000,
-        0xff0000000000000000)
+        0x105000000000000000fff, 0x104000000000000000a11, 0x1fff8700000780000ff00000000,
+        0, [GPR, CBUF, GPR, PRED]; (70..= 90, [(0x2000000000000000000,
+        0x2000000000000000000)], 0, 0xff0000000000000000, 0xff0000000000000000)
     ),
     form_info!(
         "lea_hi_x", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80105000000000000000fff, 0x80104000000000000000c11,
-        0x1fff07000007fffff0000000000, 0, [GPR, UGPR, GPR, PRED]; (75..= 121,
-        [(0x2000000000000000000, 0x2000000000000000000)], 0, 0xff0000000000000000,
-        0xff0000000000000000)
+        120, 121], 0x105000000000000000fff, 0x104000000000000000c11,
+        0x1fff87000007fffff0000000000, 0x80000000000000000000000, [GPR, UGPR, GPR, PRED];
+        (75..= 121, [(0x2000000000000000000, 0x2000000000000000000)], 0,
+        0xff0000000000000000, 0xff0000000000000000)
     ),
     form_info!(
         "lea_hi_x", "rri", 4, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80107000000000000000fff, 0x104000000000000000411,
-        0x1fff07000000000000000000000, 0, [GPR, GPR, IMM, PRED]
+        107, 110, 120, 121], 0x105000000000000000fff, 0x104000000000000000411,
+        0x1fff87002000000000000000000, 0, [GPR, GPR, IMM, PRED]
     ),
     form_info!(
         "lea_sm50", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
@@ -30077,23 +33141,23 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "lea_x", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80107000000000000000fff, 0x4000000000000000211,
-        0x1fff07000ff7fffff0000000000, 0xff0000000000000000, [GPR, GPR, PRED]
+        110, 120, 121], 0x107000000000000000fff, 0x4000000000000000211,
+        0x1fff87000ff7fffff0000000000, 0xff0000000000000000, [GPR, GPR, PRED]
     ),
     form_info!(
         "lea_x", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80107000000000000000fff, 0x4000000000000000811,
-        0x1fff07000ff0000000000000000, 0xff0000000000000000, [GPR, IMM, PRED]
+        110, 120, 121], 0x107000000000000000fff, 0x4000000000000000811,
+        0x1fff87000ff0000000000000000, 0xff0000000000000000, [GPR, IMM, PRED]
     ),
     form_info!(
         "lea_x", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80107000000000000000fff, 0x4000000000000000a11, 0x1fff07000ff780000ff00000000,
+        0x107000000000000000fff, 0x4000000000000000a11, 0x1fff87000ff780000ff00000000,
         0xff0000000000000000, [GPR, CBUF, PRED]
     ),
     form_info!(
         "lea_x", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80107000000000000000fff, 0x80004000000000000000c11,
-        0x1fff07000ff7fffff0000000000, 0xff0000000000000000, [GPR, UGPR, PRED]
+        120, 121], 0x107000000000000000fff, 0x4000000000000000c11,
+        0x1fff87000ff7fffff0000000000, 0x80000ff0000000000000000, [GPR, UGPR, PRED]
     ),
     form_info!(
         "lepc", "fixed", 0, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
@@ -30113,23 +33177,22 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "lop3", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x212, 0x1fff0700000ffffff0000000000,
-        0, [GPR, GPR, GPR, PRED]
+        110, 120, 121], 0xfff, 0x212, 0x1fff8700000ffffff0000000000, 0, [GPR, GPR, GPR,
+        PRED]
     ),
     form_info!(
         "lop3", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x812, 0x1fff07000000000000000000000,
-        0, [GPR, IMM, GPR, PRED]
+        110, 120, 121], 0xfff, 0x812, 0x1fff87000000000000000000000, 0, [GPR, IMM, GPR,
+        PRED]
     ),
     form_info!(
-        "lop3", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xa12, 0x1fff0700000f80000ff00000000, 0, [GPR, CBUF,
-        GPR, PRED]
+        "lop3", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa12,
+        0x1fff8700000f80000ff00000000, 0, [GPR, CBUF, GPR, PRED]
     ),
     form_info!(
         "lop3", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x80000000000000000000c12,
-        0x1fff0700000ffffff0000000000, 0, [GPR, UGPR, GPR, PRED]
+        120, 121], 0xfff, 0xc12, 0x1fff8700000ffffff0000000000,
+        0x80000000000000000000000, [GPR, UGPR, GPR, PRED]
     ),
     form_info!(
         "lop3", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
@@ -30149,13 +33212,13 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "match_all", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101,
-        103, 107, 110, 120, 121], 0x80080000000000000000fff, 0x3a1,
-        0x1fff7f17dffffffffff00000000, 0, [GPR]
+        103, 107, 110, 120, 121], 0x80000000000000000fff, 0x3a1,
+        0x1fffff17dffffffffff00000000, 0, [GPR]
     ),
     form_info!(
         "match_any", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101,
-        103, 107, 110, 120, 121], 0x80080000000000000000fff, 0x800000000000000003a1,
-        0x1fff7ff7dffffffffff00000000, 0xe00000000000000000000, [GPR]
+        103, 107, 110, 120, 121], 0x80000000000000000fff, 0x800000000000000003a1,
+        0x1ffffff7dffffffffff00000000, 0xe00000000000000000000, [GPR]
     ),
     form_info!(
         "membar", "fixed", 0, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
@@ -30175,22 +33238,20 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "mov", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x90100000000000000000fff, 0x202, 0x1fff6fef0ffffffff00ff000000,
-        0, [GPR]
+        110, 120, 121], 0xfff, 0x202, 0x1fffffff0ffffffff00ff000000, 0, [GPR]
     ),
     form_info!(
         "mov", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x90100000000000000000fff, 0x802, 0x1fff6fef0ff00000000ff000000,
-        0, [IMM]
+        110, 120, 121], 0xfff, 0x802, 0x1fffffff0ff00000000ff000000, 0, [IMM]
     ),
     form_info!(
-        "mov", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x90100000000000000000fff, 0xa02, 0x1fff6fef0fff80000ffff000000, 0, [CBUF]
+        "mov", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa02,
+        0x1fffffff0fff80000ffff000000, 0, [CBUF]
     ),
     form_info!(
         "mov", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x90100000000000000000fff, 0x80000000000000000000c02,
-        0x1fff6fef0ffffffff00ff000000, 0, [UGPR]
+        121], 0xfff, 0xc02, 0x1fffffff0ffffffff00ff000000, 0x80000000000000000000000,
+        [UGPR]
     ),
     form_info!(
         "mov", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
@@ -30336,7 +33397,7 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "mufu", "rrr", 7, Sm70, [90, 100, 101, 107, 110, 120, 121],
-        0x80100000000000000000fff, 0x308, 0x1fff7fe00ff0fffff00ff000000, 0, [GPR]; (90..=
+        0x80000000000000000000fff, 0x308, 0x1fff7ff00ff0fffff00ff000000, 0, [GPR]; (90..=
         121, [(0xff000000000000000000, 0), (0xff000000000000000000,
         0x4000000000000000000), (0xff000000000000000000, 0x8000000000000000000),
         (0xff000000000000000000, 0xc000000000000000000), (0xff000000000000000000,
@@ -30347,7 +33408,7 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "mufu", "rir", 8, Sm70, [90, 100, 101, 107, 110, 120, 121],
-        0x80100000000000000000fff, 0x908, 0x1fff7fe00ff00000000ff000000, 0, [IMM]; (90..=
+        0x80000000000000000000fff, 0x908, 0x1fff7ff00ff00000000ff000000, 0, [IMM]; (90..=
         121, [(0xff000000000000000000, 0x1000000000000000000), (0xff000000000000000000,
         0x2000000000000000000), (0xff000000000000000000, 0x5000000000000000000),
         (0xff000000000000000000, 0x6000000000000000000), (0xff000000000000000000,
@@ -30410,8 +33471,8 @@ pub const FORMS: &[FormInfo] = &[
         0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
     ),
     form_info!(
-        "mufu", "rcr", 9, Sm70, [90], 0x80100000000000000000fff, 0xb08,
-        0x1fff7fe00ff080000ffff000000, 0, [CBUF]; (90..= 90, [(0xff000000000000000000,
+        "mufu", "rcr", 9, Sm70, [90], 0x80000000000000000000fff, 0xb08,
+        0x1fff7ff00ff080000ffff000000, 0, [CBUF]; (90..= 90, [(0xff000000000000000000,
         0), (0xff000000000000000000, 0x4000000000000000000), (0xff000000000000000000,
         0x8000000000000000000), (0xff000000000000000000, 0xc000000000000000000),
         (0xff000000000000000000, 0x10000000000000000000), (0xff000000000000000000,
@@ -30422,8 +33483,8 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "mufu", "rur", 10, Sm70, [90, 100, 101, 107, 110, 120, 121],
-        0x80100000000000000000fff, 0x80000000000000000000d08,
-        0x1fff7fe00ff0fffff00ff000000, 0, [UGPR]; (90..= 121, [(0xff000000000000000000,
+        0x80000000000000000000fff, 0x80000000000000000000d08,
+        0x1fff7ff00ff0fffff00ff000000, 0, [UGPR]; (90..= 121, [(0xff000000000000000000,
         0), (0xff000000000000000000, 0x4000000000000000000), (0xff000000000000000000,
         0x8000000000000000000), (0xff000000000000000000, 0xc000000000000000000),
         (0xff000000000000000000, 0x10000000000000000000), (0xff000000000000000000,
@@ -30643,25 +33704,24 @@ pub const FORMS: &[FormInfo] = &[
         0x80000000000000000000d5d, 0x1fff017ffffffffff00ffff0000, 0, [PRED, UGPR]
     ),
     form_info!(
-        "nanosleep", "rrr", 8, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x35d,
-        0x1fff01fffffffffff00ffff0000, 0, [PRED, GPR]
+        "nanosleep", "rrr", 8, Sm70, [70, 72, 75], 0xfff, 0x35d,
+        0x1fff81fffffffffff00ffff0000, 0, [PRED, GPR]
     ),
     form_info!(
-        "nanosleep", "rir", 9, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x95d,
-        0x1fff01fffff00000000ffff0000, 0, [PRED, IMM]
+        "nanosleep", "rir", 9, Sm70, [70, 72, 75], 0xfff, 0x95d,
+        0x1fff81fffff00000000ffff0000, 0, [PRED, IMM]
     ),
     form_info!(
-        "nanosleep", "rcr", 10, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0xb5d,
-        0x1fff01ffffff80000ffffff0000, 0, [PRED, CBUF]
+        "nanosleep", "rcr", 10, Sm70, [70, 72, 75], 0xfff, 0xb5d,
+        0x1fff81ffffff80000ffffff0000, 0, [PRED, CBUF]
     ),
     form_info!(
-        "nanosleep", "rur", 11, Sm70, [75], 0x80000000000000000000fff,
-        0x80000000000000000000d5d, 0x1fff01fffffffffff00ffff0000, 0, [PRED, UGPR]
+        "nanosleep", "rur", 11, Sm70, [75], 0xfff, 0xd5d, 0x1fff81fffffffffff00ffff0000,
+        0x80000000000000000000000, [PRED, UGPR]
     ),
     form_info!(
         "nop", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x918, 0x1fff7ffffffffffffffffff0000,
-        0, []
+        110, 120, 121], 0xfff, 0x918, 0x1ffffffffffffffffffffff0000, 0, []
     ),
     form_info!(
         "nop", "fixed", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000001f00,
@@ -30669,18 +33729,16 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "out", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121], 0x80000000000000000000fff, 0x324, 0x1fff7ff3fffffffff0000000000, 0,
-        [GPR, GPR]
+        120, 121], 0xfff, 0x324, 0x1ffffff3fffffffff0000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "out", "fixed", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121], 0x8000000000000ff00000fff, 0xff00000324,
-        0x1fff7ff3fffffffff0000000000, 0, [GPR, NONE]
+        120, 121], 0xff00000fff, 0xff00000324, 0x1ffffff3fffffffff0000000000, 0, [GPR,
+        NONE]
     ),
     form_info!(
         "out", "fixed", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121], 0x80000000000000000000fff, 0x924, 0x1fff7ff3fff0000000000000000, 0,
-        [GPR, IMM]
+        120, 121], 0xfff, 0x924, 0x1ffffff3fff0000000000000000, 0, [GPR, IMM]
     ),
     form_info!(
         "out", "r", 3, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
@@ -30696,22 +33754,20 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "p2r", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x203, 0x1fff7ffcfffffffff0000000000,
-        0, [GPR, GPR]
+        110, 120, 121], 0xfff, 0x203, 0x1ffffffcfffffffff0000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "p2r", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x803, 0x1fff7ffcfff0000000000000000,
-        0, [GPR, IMM]
+        110, 120, 121], 0xfff, 0x803, 0x1ffffffcfff0000000000000000, 0, [GPR, IMM]
     ),
     form_info!(
-        "p2r", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xa03, 0x1fff7ffcffff80000ff00000000, 0, [GPR, CBUF]
+        "p2r", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa03,
+        0x1ffffffcffff80000ff00000000, 0, [GPR, CBUF]
     ),
     form_info!(
         "p2r", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x80000000000000000000fff, 0x80000000000000000000c03,
-        0x1fff7ffcfffffffff0000000000, 0, [GPR, UGPR]
+        121], 0xfff, 0xc03, 0x1ffffffcfffffffff0000000000, 0x80000000000000000000000,
+        [GPR, UGPR]
     ),
     form_info!(
         "p2r", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
@@ -30735,8 +33791,7 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "pixld", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        110, 120, 121], 0x80000000000000000000fff, 0x925, 0x1fff7f03fffffffffffff000000,
-        0, []
+        110, 120, 121], 0xfff, 0x925, 0x1fffff03fffffffffffff000000, 0, []
     ),
     form_info!(
         "pixld_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
@@ -30744,23 +33799,22 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "plop3", "p", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000080000000000000fff, 0x81c, 0x1fff0000000ffffffffff000000,
-        0, [PRED, PRED, PRED]
+        110, 120, 121], 0xfff, 0x81c, 0x1fff8000008ffffffffff000000, 0, [PRED, PRED,
+        PRED]
     ),
     form_info!(
         "plop3", "u", 1, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x80000080000000000000fff, 0x8000000000000081c,
-        0x1fff0000000ffffffffff000000, 0, [PRED, PRED, UPRED]
+        121], 0xfff, 0x81c, 0x1fff8000008ffffffffff000000, 0x80000000000000000, [PRED,
+        PRED, UPRED]
     ),
     form_info!(
         "plop3_sign", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80000000000000000000fff, 0x21f,
-        0x1fff7810000ffffff0000000000, 0, [GPR, GPR, GPR]
+        107, 110, 120, 121], 0xfff, 0x21f, 0x1ffff810000ffffff0000000000, 0, [GPR, GPR,
+        GPR]
     ),
     form_info!(
-        "plop3_sign", "rcr", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xa1f, 0x1fff7810000f80000ff00000000, 0, [GPR, CBUF,
-        GPR]
+        "plop3_sign", "rcr", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa1f,
+        0x1ffff810000f80000ff00000000, 0, [GPR, CBUF, GPR]
     ),
     form_info!(
         "pmtrig", "fixed", 0, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
@@ -30773,22 +33827,20 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "popc", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x309, 0x1fff7ffffff7fffff00ff000000,
-        0, [GPR]
+        110, 120, 121], 0xfff, 0x309, 0x1ffffffffff7fffff00ff000000, 0, [GPR]
     ),
     form_info!(
         "popc", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x909, 0x1fff7ffffff00000000ff000000,
-        0, [IMM]
+        110, 120, 121], 0xfff, 0x909, 0x1ffffffffff00000000ff000000, 0, [IMM]
     ),
     form_info!(
-        "popc", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xb09, 0x1fff7ffffff780000ffff000000, 0, [CBUF]
+        "popc", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xb09,
+        0x1ffffffffff780000ffff000000, 0, [CBUF]
     ),
     form_info!(
         "popc", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x80000000000000000000d09,
-        0x1fff7ffffff7fffff00ff000000, 0, [UGPR]
+        120, 121], 0xfff, 0xd09, 0x1ffffffffff7fffff00ff000000,
+        0x80000000000000000000000, [UGPR]
     ),
     form_info!(
         "popc", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
@@ -30812,38 +33864,33 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "prmt", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x216, 0x1fff7fff800ffffff0000000000,
-        0, [GPR, GPR, GPR]
+        110, 120, 121], 0xfff, 0x216, 0x1fffffff800ffffff0000000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
         "prmt", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x816, 0x1fff7fff8000000000000000000,
-        0, [GPR, IMM, GPR]
+        110, 120, 121], 0xfff, 0x816, 0x1fffffff8000000000000000000, 0, [GPR, IMM, GPR]
     ),
     form_info!(
-        "prmt", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xa16, 0x1fff7fff800f80000ff00000000, 0, [GPR, CBUF,
-        GPR]
+        "prmt", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa16,
+        0x1fffffff800f80000ff00000000, 0, [GPR, CBUF, GPR]
     ),
     form_info!(
         "prmt", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x80000000000000000000c16,
-        0x1fff7fff800ffffff0000000000, 0, [GPR, UGPR, GPR]
+        120, 121], 0xfff, 0xc16, 0x1fffffff800ffffff0000000000,
+        0x80000000000000000000000, [GPR, UGPR, GPR]
     ),
     form_info!(
         "prmt", "rri", 4, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x416, 0x1fff7fff8000000000000000000,
-        0, [GPR, GPR, IMM]
+        110, 120, 121], 0xfff, 0x416, 0x1fffffff8000000000000000000, 0, [GPR, GPR, IMM]
     ),
     form_info!(
-        "prmt", "rrc", 5, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0x616, 0x1fff7fff800f80000ff00000000, 0, [GPR, GPR,
-        CBUF]
+        "prmt", "rrc", 5, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0x616,
+        0x1fffffff800f80000ff00000000, 0, [GPR, GPR, CBUF]
     ),
     form_info!(
         "prmt", "rru", 6, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x80000000000000000000e16,
-        0x1fff7fff800ffffff0000000000, 0, [GPR, GPR, UGPR]
+        120, 121], 0xfff, 0xe16, 0x1fffffff800ffffff0000000000,
+        0x80000000000000000000000, [GPR, GPR, UGPR]
     ),
     form_info!(
         "prmt", "r", 7, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
@@ -30906,8 +33953,8 @@ pub const FORMS: &[FormInfo] = &[
         [GPR, GPR, GPR, GPR]
     ),
     form_info!(
-        "qspc", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x800000000000000000001ff, 0x1aa, 0x1fff3f1f8ff000000ff00000000, 0, [GPR, NONE]
+        "qspc", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89], 0x1ff, 0x1aa,
+        0x1fffbf1f8ff000000ff00000000, 0, [GPR, NONE]
     ),
     form_info!(
         "qspc", "fixed", 1, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
@@ -30926,22 +33973,20 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "r2p", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x204, 0x1fff7ffcfffffffff0000ff0000,
-        0, [GPR, GPR]
+        110, 120, 121], 0xfff, 0x204, 0x1ffffffcfffffffff0000ff0000, 0, [GPR, GPR]
     ),
     form_info!(
         "r2p", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x804, 0x1fff7ffcfff0000000000ff0000,
-        0, [GPR, IMM]
+        110, 120, 121], 0xfff, 0x804, 0x1ffffffcfff0000000000ff0000, 0, [GPR, IMM]
     ),
     form_info!(
-        "r2p", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xa04, 0x1fff7ffcffff80000ff00ff0000, 0, [GPR, CBUF]
+        "r2p", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa04,
+        0x1ffffffcffff80000ff00ff0000, 0, [GPR, CBUF]
     ),
     form_info!(
         "r2p", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x80000000000000000000fff, 0x80000000000000000000c04,
-        0x1fff7ffcfffffffff0000ff0000, 0, [GPR, UGPR]
+        121], 0xfff, 0xc04, 0x1ffffffcfffffffff0000ff0000, 0x80000000000000000000000,
+        [GPR, UGPR]
     ),
     form_info!(
         "r2p", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
@@ -31064,7 +34109,7 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "ret", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x82000000000000000000fff, 0x950, 0x1fff01c00000000000300ff0000, 0, [PRED, GPR]
+        0x2000000000000000000fff, 0x950, 0x1fff81c00000000000300ff0000, 0, [PRED, GPR]
     ),
     form_info!(
         "ret", "fixed", 1, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
@@ -31085,8 +34130,8 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "ret_abs", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x82000000000000000000fff, 0x2000000000000000000950,
-        0x1fff01c00000000000300ff0000, 0, [PRED, GPR]
+        0x2000000000000000000fff, 0x2000000000000000000950,
+        0x1fff81c00000000000300ff0000, 0, [PRED, GPR]
     ),
     form_info!(
         "ret_abs", "fixed", 1, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
@@ -31133,8 +34178,7 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "s2r", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x919, 0x1fff7ff00ffffffffffff000000,
-        0, []
+        110, 120, 121], 0xfff, 0x919, 0x1ffffff00ffffffffffff000000, 0, []
     ),
     form_info!(
         "s2r", "fixed", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
@@ -31150,23 +34194,20 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "sel", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x207, 0x1fff07fffffffffff0000000000,
-        0, [GPR, GPR, PRED]
+        110, 120, 121], 0xfff, 0x207, 0x1fff87fffffffffff0000000000, 0, [GPR, GPR, PRED]
     ),
     form_info!(
         "sel", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x807, 0x1fff07fffff0000000000000000,
-        0, [GPR, IMM, PRED]
+        110, 120, 121], 0xfff, 0x807, 0x1fff87fffff0000000000000000, 0, [GPR, IMM, PRED]
     ),
     form_info!(
-        "sel", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xa07, 0x1fff07ffffff80000ff00000000, 0, [GPR, CBUF,
-        PRED]
+        "sel", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa07,
+        0x1fff87ffffff80000ff00000000, 0, [GPR, CBUF, PRED]
     ),
     form_info!(
         "sel", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x80000000000000000000fff, 0x80000000000000000000c07,
-        0x1fff07fffffffffff0000000000, 0, [GPR, UGPR, PRED]
+        121], 0xfff, 0xc07, 0x1fff87fffffffffff0000000000, 0x80000000000000000000000,
+        [GPR, UGPR, PRED]
     ),
     form_info!(
         "sel", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
@@ -31194,57 +34235,50 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "sgxt", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x21a, 0x1fff7fff5ffffffff0000000000,
-        0, [GPR, GPR]
+        110, 120, 121], 0xfff, 0x21a, 0x1fffffff5ffffffff0000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "sgxt", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x81a, 0x1fff7fff5ff0000000000000000,
-        0, [GPR, IMM]
+        110, 120, 121], 0xfff, 0x81a, 0x1fffffff5ff0000000000000000, 0, [GPR, IMM]
     ),
     form_info!(
-        "sgxt", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xa1a, 0x1fff7fff5fff80000ff00000000, 0, [GPR, CBUF]
+        "sgxt", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa1a,
+        0x1fffffff5fff80000ff00000000, 0, [GPR, CBUF]
     ),
     form_info!(
         "sgxt", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x80000000000000000000fff, 0x80000000000000000000c1a,
-        0x1fff7fff5ffffffff0000000000, 0, [GPR, UGPR]
+        120, 121], 0xfff, 0xc1a, 0x1fffffff5ffffffff0000000000,
+        0x80000000000000000000000, [GPR, UGPR]
     ),
     form_info!(
         "shf", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80020000000000000000fff, 0x219, 0x1fff7fec100ffffff0000000000,
-        0, [GPR, GPR, GPR]
+        110, 120, 121], 0xfff, 0x219, 0x1fffffee100ffffff0000000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
         "shf", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80020000000000000000fff, 0x819, 0x1fff7fec1000000000000000000,
-        0, [GPR, IMM, GPR]
+        110, 120, 121], 0xfff, 0x819, 0x1fffffee1000000000000000000, 0, [GPR, IMM, GPR]
     ),
     form_info!(
-        "shf", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80020000000000000000fff, 0xa19, 0x1fff7fec100f80000ff00000000, 0, [GPR, CBUF,
-        GPR]
+        "shf", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa19,
+        0x1fffffee100f80000ff00000000, 0, [GPR, CBUF, GPR]
     ),
     form_info!(
         "shf", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x80020000000000000000fff, 0x80000000000000000000c19,
-        0x1fff7fec100ffffff0000000000, 0, [GPR, UGPR, GPR]
+        121], 0xfff, 0xc19, 0x1fffffee100ffffff0000000000, 0x80000000000000000000000,
+        [GPR, UGPR, GPR]
     ),
     form_info!(
         "shf", "rri", 4, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80020000000000000000fff, 0x419, 0x1fff7fec1000000000000000000,
-        0, [GPR, GPR, IMM]
+        110, 120, 121], 0xfff, 0x419, 0x1fffffee1000000000000000000, 0, [GPR, GPR, IMM]
     ),
     form_info!(
-        "shf", "rrc", 5, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80020000000000000000fff, 0x619, 0x1fff7fec100f80000ff00000000, 0, [GPR, GPR,
-        CBUF]
+        "shf", "rrc", 5, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0x619,
+        0x1fffffee100f80000ff00000000, 0, [GPR, GPR, CBUF]
     ),
     form_info!(
         "shf", "rru", 6, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x80020000000000000000fff, 0x80000000000000000000e19,
-        0x1fff7fec100ffffff0000000000, 0, [GPR, GPR, UGPR]
+        121], 0xfff, 0xe19, 0x1fffffee100ffffff0000000000, 0x80000000000000000000000,
+        [GPR, GPR, UGPR]
     ),
     form_info!(
         "shf", "fixed", 7, Sm50, [50, 52, 53, 60, 61, 62], 0xf8fa800000000000,
@@ -31353,8 +34387,8 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff3fff1000000000000ff0000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
-        "stg", "fixed", 0, Sm70, [70, 72, 75], 0x800010000000000000001ff,
-        0x1000000000000000186, 0x1fff38e00ff0000000000ff0000, 0, [GPR, GPR, NONE, NONE]
+        "stg", "fixed", 0, Sm70, [70, 72, 75], 0x10000000000000001ff,
+        0x1000000000000000186, 0x1fffb8e00ff0000000000ff0000, 0, [GPR, GPR, NONE, NONE]
     ),
     form_info!(
         "stg", "fixed", 1, Sm70, [75], 0x800010000000000000001fc,
@@ -31418,8 +34452,7 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "stl", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x80000000000000000000fff, 0x387, 0x1fff78ff1ff0000000000ff0000,
-        0, [GPR, GPR]
+        110, 120, 121], 0xfff, 0x387, 0x1ffff8ff1ff0000000000ff0000, 0, [GPR, GPR]
     ),
     form_info!(
         "stl", "fixed", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
@@ -31451,8 +34484,8 @@ pub const FORMS: &[FormInfo] = &[
         [(0x80000000000000000000000, 0)], 0, 0xff0000000000000000, 0)
     ),
     form_info!(
-        "suatom", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x394,
-        0x1fff000000007ffff0000000000, 0, [GPR, GPR, GPR, NONE]
+        "suatom", "fixed", 0, Sm70, [70, 72, 75], 0xfff, 0x394,
+        0x1fff800000007ffff0000000000, 0, [GPR, GPR, GPR, NONE]
     ),
     form_info!(
         "suatom", "fixed", 1, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 110],
@@ -31474,24 +34507,24 @@ pub const FORMS: &[FormInfo] = &[
         UGPR]
     ),
     form_info!(
-        "suatom_b", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x593,
-        0x1fff00000ff0000000000000000, 0, [GPR, GPR]
+        "suatom_b", "fixed", 0, Sm70, [70, 72, 75], 0xfff, 0x593,
+        0x1fff80000ff0000000000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "suatom_b", "fixed", 1, Sm70, [80, 86, 87, 88, 89, 90],
         0x80000000000000000000fff, 0x593, 0x1fff00010ff0000000000000000, 0, [GPR, GPR]
     ),
     form_info!(
-        "suatom_b3", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x793,
-        0x1fff00000ff0000000000000000, 0, [GPR, GPR]
+        "suatom_b3", "fixed", 0, Sm70, [70, 72, 75], 0xfff, 0x793,
+        0x1fff80000ff0000000000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "suatom_b3", "fixed", 1, Sm70, [80, 86, 87, 88, 89, 90],
         0x80000000000000000000fff, 0x793, 0x1fff00010ff0000000000000000, 0, [GPR, GPR]
     ),
     form_info!(
-        "suatom_cas", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x396,
-        0x1fff780000007ffff0000000000, 0, [GPR, GPR, GPR, NONE]
+        "suatom_cas", "fixed", 0, Sm70, [70, 72, 75], 0xfff, 0x396,
+        0x1ffff80000007ffff0000000000, 0, [GPR, GPR, GPR, NONE]
     ),
     form_info!(
         "suatom_cas", "fixed", 1, Sm70, [80, 86, 87, 88, 89], 0x80000000000000000000fff,
@@ -31517,8 +34550,8 @@ pub const FORMS: &[FormInfo] = &[
         UGPR]
     ),
     form_info!(
-        "suatom_cas_b", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x595,
-        0x1fff78000ff0000000000000000, 0, [GPR, GPR]
+        "suatom_cas_b", "fixed", 0, Sm70, [70, 72, 75], 0xfff, 0x595,
+        0x1ffff8000ff0000000000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "suatom_cas_b", "fixed", 1, Sm70, [80, 86, 87, 88, 89],
@@ -31529,8 +34562,8 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff78010ff0000000000000000, 0, [GPR, GPR]
     ),
     form_info!(
-        "suatom_cas_b3", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000fff,
-        0x795, 0x1fff78000ff0000000000000000, 0, [GPR, GPR]
+        "suatom_cas_b3", "fixed", 0, Sm70, [70, 72, 75], 0xfff, 0x795,
+        0x1ffff8000ff0000000000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "suatom_cas_b3", "fixed", 1, Sm70, [80, 86, 87, 88, 89],
@@ -31563,12 +34596,12 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff00010ff07c0000000000000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
-        "suld", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000ff0, 0x990,
-        0x1fff780000007ffffff00000000, 0, [GPR, GPR, NONE]
+        "suld", "fixed", 0, Sm70, [70, 72, 75], 0xff0, 0x990,
+        0x1ffff80000007ffffff00000000, 0, [GPR, GPR, NONE]
     ),
     form_info!(
-        "suld", "fixed", 1, Sm70, [70, 72, 75], 0x80000000000000000000ff0, 0x990,
-        0x1fff780000007ffffff00000000, 0, [GPR, GPR, NONE]
+        "suld", "fixed", 1, Sm70, [70, 72, 75], 0xff0, 0x990,
+        0x1ffff80000007ffffff00000000, 0, [GPR, GPR, NONE]
     ),
     form_info!(
         "suld", "fixed", 2, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 110],
@@ -31639,12 +34672,12 @@ pub const FORMS: &[FormInfo] = &[
         0xeb08000000000000, 0x3c000000, 0, [GPR, IMM, NONE]
     ),
     form_info!(
-        "suld_b", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000ff0, 0xb90,
-        0x1fff78000ff000000ff00000000, 0, [GPR]
+        "suld_b", "fixed", 0, Sm70, [70, 72, 75], 0xff0, 0xb90,
+        0x1ffff8000ff000000ff00000000, 0, [GPR]
     ),
     form_info!(
-        "suld_b", "fixed", 1, Sm70, [70, 72, 75], 0x80000000000000000000ff0, 0xb90,
-        0x1fff78000ff000000ff00000000, 0, [GPR]
+        "suld_b", "fixed", 1, Sm70, [70, 72, 75], 0xff0, 0xb90,
+        0x1ffff8000ff000000ff00000000, 0, [GPR]
     ),
     form_info!(
         "suld_b", "fixed", 2, Sm70, [80, 86, 87, 88, 89, 90], 0x80000000000000000000ff0,
@@ -31671,8 +34704,8 @@ pub const FORMS: &[FormInfo] = &[
         0x80000000000000000000f90, 0x1fff78010ff07c000ff00000000, 0, [GPR, UGPR]
     ),
     form_info!(
-        "sured", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x3a0,
-        0x1fff40e000007ffff0000ff0000, 0, [GPR, GPR, GPR, NONE]
+        "sured", "fixed", 0, Sm70, [70, 72, 75], 0xfff, 0x3a0,
+        0x1fffc0e000007ffff0000ff0000, 0, [GPR, GPR, GPR, NONE]
     ),
     form_info!(
         "sured", "fixed", 1, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 110],
@@ -31726,16 +34759,16 @@ pub const FORMS: &[FormInfo] = &[
         0xeb48000000000000, 0x1f8f00000, 0, [GPR, GPR, IMM, NONE]
     ),
     form_info!(
-        "sured_b", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x59f,
-        0x1fff40e00ff0000000000ff0000, 0, [GPR, GPR]
+        "sured_b", "fixed", 0, Sm70, [70, 72, 75], 0xfff, 0x59f,
+        0x1fffc0e00ff0000000000ff0000, 0, [GPR, GPR]
     ),
     form_info!(
         "sured_b", "fixed", 1, Sm70, [80, 86, 87, 88, 89, 90], 0x80000000000000000000fff,
         0x59f, 0x1fff40e10ff0000000000ff0000, 0, [GPR, GPR]
     ),
     form_info!(
-        "sured_b3", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x79f,
-        0x1fff40e00ff0000000000ff0000, 0, [GPR, GPR]
+        "sured_b3", "fixed", 0, Sm70, [70, 72, 75], 0xfff, 0x79f,
+        0x1fffc0e00ff0000000000ff0000, 0, [GPR, GPR]
     ),
     form_info!(
         "sured_b3", "fixed", 1, Sm70, [80, 86, 87, 88, 89, 90],
@@ -31751,8 +34784,8 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff40e10ff07c0000000ff0000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
-        "sust", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000ff0, 0x990,
-        0x1fff78e000007ffff0000ff0000, 0, [GPR, GPR, GPR, NONE]
+        "sust", "fixed", 0, Sm70, [70, 72, 75], 0xff0, 0x990,
+        0x1ffff8e000007ffff0000ff0000, 0, [GPR, GPR, GPR, NONE]
     ),
     form_info!(
         "sust", "fixed", 1, Sm70, [70, 72, 75], 0xff0, 0x990,
@@ -31813,8 +34846,8 @@ pub const FORMS: &[FormInfo] = &[
         0xeb28000000000000, 0x1fc000000, 0, [GPR, GPR, IMM, NONE]
     ),
     form_info!(
-        "sust_b", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000ff0, 0xb90,
-        0x1fff78e00ff0000000000ff0000, 0, [GPR, GPR]
+        "sust_b", "fixed", 0, Sm70, [70, 72, 75], 0xff0, 0xb90,
+        0x1ffff8e00ff0000000000ff0000, 0, [GPR, GPR]
     ),
     form_info!(
         "sust_b", "fixed", 1, Sm70, [70, 72, 75], 0xff0, 0xb90,
@@ -31894,13 +34927,13 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff7f1ce000000000000ff0000, 0, [GPR, UGPR, GPR]
     ),
     form_info!(
-        "tex", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000800000000000fff, 0xb60, 0x1fff00000000000000000000000, 0, [GPR, GPR]
+        "tex", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0x800000000000fff,
+        0xb60, 0x1fff80000000000000000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "tex_b", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000800000000000fff, 0x800000000000361, 0x1fff000000007ffff0000000000, 0,
-        [GPR, GPR, NONE]
+        0x800000000000fff, 0x800000000000361, 0x1fff800000007ffff0000000000, 0, [GPR,
+        GPR, NONE]
     ),
     form_info!(
         "tex_b", "fixed", 1, Sm70, [100, 101, 103, 110], 0x80000000000000000000fff,
@@ -31990,17 +35023,17 @@ pub const FORMS: &[FormInfo] = &[
         0xd000000000000000, 0, 0, [GPR, GPR]
     ),
     form_info!(
-        "tld", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000800000000000fff, 0xb66, 0x1fff00000000000000000000000, 0, [GPR, GPR]
+        "tld", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0x800000000000fff,
+        0xb66, 0x1fff80000000000000000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "tld4", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000800000000000fff, 0xb63, 0x1fff20000000000000000000000, 0, [GPR, GPR]
+        0x800000000000fff, 0xb63, 0x1fffa0000000000000000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "tld4_b", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000800000000000fff, 0x800000000000364, 0x1fff200000007ffff0000000000, 0,
-        [GPR, GPR, NONE]
+        0x800000000000fff, 0x800000000000364, 0x1fffa00000007ffff0000000000, 0, [GPR,
+        GPR, NONE]
     ),
     form_info!(
         "tld4_b", "fixed", 1, Sm70, [100, 101, 103, 110], 0x80000000000000000000fff,
@@ -32063,8 +35096,8 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "tld_b", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000800000000000fff, 0x800000000000367, 0x1fff000000007ffff0000000000, 0,
-        [GPR, GPR, NONE]
+        0x800000000000fff, 0x800000000000367, 0x1fff800000007ffff0000000000, 0, [GPR,
+        GPR, NONE]
     ),
     form_info!(
         "tld_b", "fixed", 1, Sm70, [100, 101, 103, 110], 0x80000000000000000000fff,
@@ -32147,12 +35180,12 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "tmml", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000800000000000fff, 0xb69, 0x1fff3ffd0001000000000000000, 0, [GPR, GPR]
+        0x800000000000fff, 0xb69, 0x1fffbffd0001000000000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "tmml_b", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000800000000000fff, 0x80000000000036a, 0x1fff3ffd00017ffff0000000000, 0,
-        [GPR, GPR]
+        0x800000000000fff, 0x80000000000036a, 0x1fffbffd00017ffff0000000000, 0, [GPR,
+        GPR]
     ),
     form_info!(
         "tmml_b", "fixed", 1, Sm70, [100, 101, 103, 110, 120, 121],
@@ -32170,13 +35203,13 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff3ffc0001fff000000000000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
-        "txd", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000800000000000fff, 0xb6c, 0x1fff30060001000000000000000, 0, [GPR, GPR]
+        "txd", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0x800000000000fff,
+        0xb6c, 0x1fffb0060001000000000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "txd_b", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000800000000000fff, 0x80000000000036d, 0x1fff300600017ffff0000000000, 0,
-        [GPR, GPR, NONE]
+        0x800000000000fff, 0x80000000000036d, 0x1fffb00600017ffff0000000000, 0, [GPR,
+        GPR, NONE]
     ),
     form_info!(
         "txd_b", "fixed", 1, Sm70, [100, 101, 103, 110], 0x80000000000000000000fff,
@@ -32218,13 +35251,13 @@ pub const FORMS: &[FormInfo] = &[
         0x800000000ff000000000f6c, 0x1fff20070001800000000000000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
-        "txq", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000800000000000fff, 0xb6f, 0x1fff3fff000300000ff00000000, 0, [GPR]
+        "txq", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0x800000000000fff,
+        0xb6f, 0x1fffbfff000300000ff00000000, 0, [GPR]
     ),
     form_info!(
         "txq_b", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        110, 120, 121], 0x80000000800000000000fff, 0x800000000000370,
-        0x1fff3fff00037ffffff00000000, 0, [GPR]
+        110, 120, 121], 0xfff, 0x370, 0x1fffbfff0003fffffff00000000, 0x800000000000000,
+        [GPR]
     ),
     form_info!(
         "txq_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xffe0000000000000,
@@ -32733,8 +35766,8 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "ulea_hi", "uui", 2, Sm70, [75, 80, 86, 87, 88, 89, 90],
-        0x80107000000000000000fff, 0x80100000000000000000491,
-        0x1fff7f000c000000000c0c00000, 0x78000000000000000000000, [UGPR, UGPR, IMM]
+        0x80105000000000000000fff, 0x80100000000000000000491,
+        0x1fff7f002c000000000c0c00000, 0x78000000000000000000000, [UGPR, UGPR, IMM]
     ),
     form_info!(
         "ulea_hi", "uuu", 3, Sm70, [100, 101, 103, 107, 110, 120, 121],
@@ -32771,8 +35804,8 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "ulea_hi_x", "uui", 2, Sm70, [75, 80, 86, 87, 88, 89, 90],
-        0x80107000000000000000fff, 0x80104000000000000000491,
-        0x1fff07000c000000000c0c00000, 0, [UGPR, UGPR, IMM, UPRED]
+        0x80105000000000000000fff, 0x80104000000000000000491,
+        0x1fff07002c000000000c0c00000, 0, [UGPR, UGPR, IMM, UPRED]
     ),
     form_info!(
         "ulea_hi_x", "uuu", 3, Sm70, [100, 101, 103, 107, 110, 120, 121],
@@ -33086,38 +36119,33 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "vabsdiff", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        110], 0x80000000000000000000fff, 0x214, 0x1fff7f1fd00ffffff0000000000, 0, [GPR,
-        GPR, GPR]
+        110], 0xfff, 0x214, 0x1fffff1fd00ffffff0000000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
         "vabsdiff", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        110], 0x80000000000000000000fff, 0x814, 0x1fff7f1fd000000000000000000, 0, [GPR,
-        IMM, GPR]
+        110], 0xfff, 0x814, 0x1fffff1fd000000000000000000, 0, [GPR, IMM, GPR]
     ),
     form_info!(
-        "vabsdiff", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0xa14, 0x1fff7f1fd00f80000ff00000000, 0, [GPR, CBUF,
-        GPR]
+        "vabsdiff", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa14,
+        0x1fffff1fd00f80000ff00000000, 0, [GPR, CBUF, GPR]
     ),
     form_info!(
         "vabsdiff", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110],
-        0x80000000000000000000fff, 0x80000000000000000000c14,
-        0x1fff7f1fd00ffffff0000000000, 0, [GPR, UGPR, GPR]
+        0xfff, 0xc14, 0x1fffff1fd00ffffff0000000000, 0x80000000000000000000000, [GPR,
+        UGPR, GPR]
     ),
     form_info!(
         "vabsdiff", "rri", 4, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        110], 0x80000000000000000000fff, 0x414, 0x1fff7f1fd000000000000000000, 0, [GPR,
-        GPR, IMM]
+        110], 0xfff, 0x414, 0x1fffff1fd000000000000000000, 0, [GPR, GPR, IMM]
     ),
     form_info!(
-        "vabsdiff", "rrc", 5, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x80000000000000000000fff, 0x614, 0x1fff7f1fd00f80000ff00000000, 0, [GPR, GPR,
-        CBUF]
+        "vabsdiff", "rrc", 5, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0x614,
+        0x1fffff1fd00f80000ff00000000, 0, [GPR, GPR, CBUF]
     ),
     form_info!(
         "vabsdiff", "rru", 6, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110],
-        0x80000000000000000000fff, 0x80000000000000000000e14,
-        0x1fff7f1fd00ffffff0000000000, 0, [GPR, GPR, UGPR]
+        0xfff, 0xe14, 0x1fffff1fd00ffffff0000000000, 0x80000000000000000000000, [GPR,
+        GPR, UGPR]
     ),
     form_info!(
         "vabsdiff_sm50", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xff04004040000000,
@@ -33280,8 +36308,7 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "vote", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        107, 110, 120, 121], 0x80000000000000000000fff, 0x806,
-        0x1fff071fcffffffffffff000000, 0, [PRED]
+        107, 110, 120, 121], 0xfff, 0x806, 0x1fff871fcffffffffffff000000, 0, [PRED]
     ),
     form_info!(
         "vote", "fixed", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
@@ -33304,20 +36331,20 @@ pub const FORMS: &[FormInfo] = &[
         0x1000000008000000009c5, 0x1fff78e78ffffff7fffffff0000, 0, []
     ),
     form_info!(
-        "warpsync", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x348,
-        0x1fff07fffffffffff00ffff0000, 0, [PRED, GPR]
+        "warpsync", "fixed", 0, Sm70, [70, 72, 75], 0xfff, 0x348,
+        0x1fff87fffffffffff00ffff0000, 0, [PRED, GPR]
     ),
     form_info!(
         "warpsync", "fixed", 1, Sm70, [80, 86, 87, 88, 89], 0x80000000000000000000fff,
         0x348, 0x1fff03fffffffffff00ffff0000, 0, [PRED, GPR]
     ),
     form_info!(
-        "warpsync", "fixed", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x80000000000000000000fff, 0x948, 0x1fff07fffff00000000ffff0000, 0, [PRED, IMM]
+        "warpsync", "fixed", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89], 0xfff, 0x948,
+        0x1fff87fffff00000000ffff0000, 0, [PRED, IMM]
     ),
     form_info!(
-        "warpsync", "fixed", 3, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x80000000000000000000fff, 0xb48, 0x1fff07ffffff80000ffffff0000, 0, [PRED, CBUF]
+        "warpsync", "fixed", 3, Sm70, [70, 72, 75, 80, 86, 87, 88, 89], 0xfff, 0xb48,
+        0x1fff87ffffff80000ffffff0000, 0, [PRED, CBUF]
     ),
     form_info!(
         "warpsync", "fixed", 4, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],

@@ -46,7 +46,7 @@ impl OpAl2p {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x920 | (c.raw & 0x1fff7ff73fffff800ff00000000);
+        let mut w: u128 = 0x920 | (c.raw & 0x1ffffff73fffff800ff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 11u32)? << 40;
@@ -77,7 +77,7 @@ impl OpAl2p {
         let o: bool = bit(w, 79);
         let off: i32 = sext_field(bits(w, 40, 11), 11u32) as i32;
         let o = Self { d, a, size, o, off };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff73fffff800ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff73fffff800ff00000000)))
     }
     /// Parse one tokenized line of syntax `AL2P` (isa-spec/spec/ops/memory/al2p.toml:37); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

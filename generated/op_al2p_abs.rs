@@ -43,7 +43,7 @@ impl OpAl2pAbs {
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/al2p_abs.toml:33; form at isa-spec/spec/ops/memory/al2p_abs.toml:33).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xff000920 | (c.raw & 0x1fff7ff73fffffc00ff00000000);
+        let mut w: u128 = 0xff000920 | (c.raw & 0x1ffffff73fffffc00ff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= fit(Self::NAME, "off", self.off as u128, 10u32)? << 40;
         w |= (self.size.index() as u128) << 74;
@@ -58,7 +58,7 @@ impl OpAl2pAbs {
         let o: bool = bit(w, 79);
         let off: u32 = bits(w, 40, 10) as u32;
         let o = Self { d, size, o, off };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff73fffffc00ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff73fffffc00ff00000000)))
     }
     /// Parse one tokenized line of syntax `AL2P` (isa-spec/spec/ops/memory/al2p_abs.toml:28); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -80,7 +80,7 @@ impl OpAld {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "a", self.a == Src::RZ, sm)?;
         forbid_mods(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xff000321 | (c.raw & 0x1fff7ff43fffffc000000000000);
+        let mut w: u128 = 0xff000321 | (c.raw & 0x1ffffff63fffffc000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 10u32)? << 40;
@@ -89,12 +89,12 @@ impl OpAld {
         w |= u128::from(self.o) << 79;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:87; form at isa-spec/spec/ops/memory/ald.toml:87).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:88; form at isa-spec/spec/ops/memory/ald.toml:88).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "a", self.a == Src::RZ, sm)?;
         only_default(Self::NAME, "vtx", self.vtx == Src::RZ, sm)?;
-        let mut w: u128 = 0xffff000321 | (c.raw & 0x1fff7ff43fffffc000000000000);
+        let mut w: u128 = 0xffff000321 | (c.raw & 0x1ffffff63fffffc000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 10u32)? << 40;
         w |= (self.size.index() as u128) << 74;
@@ -102,12 +102,12 @@ impl OpAld {
         w |= u128::from(self.o) << 79;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:98; form at isa-spec/spec/ops/memory/ald.toml:98).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:100; form at isa-spec/spec/ops/memory/ald.toml:100).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "vtx", self.vtx == Src::RZ, sm)?;
-        let mut w: u128 = 0xff00000321 | (c.raw & 0x1fff7ff43fffff8000000000000);
+        let mut w: u128 = 0xff00000321 | (c.raw & 0x1ffffff43fffff8000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 11u32)? << 40;
@@ -127,14 +127,14 @@ impl OpAld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:109; form at isa-spec/spec/ops/memory/ald.toml:109).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:112; form at isa-spec/spec/ops/memory/ald.toml:112).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier size", self.size == AttrSize::B32, sm)?;
         only_default(Self::NAME, "modifier off", self.off == 0i32, sm)?;
-        let mut w: u128 = 0x321 | (c.raw & 0x1fff7ff43ffffffff0000000000);
+        let mut w: u128 = 0x321 | (c.raw & 0x1ffffff43ffffffff0000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 32;
@@ -175,9 +175,9 @@ impl OpAld {
             size,
             off,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff43fffffc000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff63fffffc000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:87; form at isa-spec/spec/ops/memory/ald.toml:87).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:88; form at isa-spec/spec/ops/memory/ald.toml:88).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -199,9 +199,9 @@ impl OpAld {
             size,
             off,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff43fffffc000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff63fffffc000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:98; form at isa-spec/spec/ops/memory/ald.toml:98).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:100; form at isa-spec/spec/ops/memory/ald.toml:100).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -226,9 +226,9 @@ impl OpAld {
             size,
             off,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff43fffff8000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff43fffff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:109; form at isa-spec/spec/ops/memory/ald.toml:109).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:112; form at isa-spec/spec/ops/memory/ald.toml:112).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -253,7 +253,7 @@ impl OpAld {
             size,
             off,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff43ffffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff43ffffffff0000000000)))
     }
     /// Parse one tokenized line of syntax `ALD` (isa-spec/spec/ops/memory/ald.toml:55); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -80,7 +80,7 @@ impl OpAst {
         only_default(Self::NAME, "a", self.a == Src::RZ, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xff000322 | (c.raw & 0x1fff7ffc300fffc000000ff0000);
+        let mut w: u128 = 0xff000322 | (c.raw & 0x1ffffffe300fffc000000ff0000);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 10u32)? << 40;
         w |= src_field(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 64;
@@ -88,13 +88,13 @@ impl OpAst {
         w |= self.access.code_in(Self::NAME, "access", &Self::ACCESS_CODES0, sm)? << 76;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ast.toml:75; form at isa-spec/spec/ops/memory/ast.toml:75).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ast.toml:76; form at isa-spec/spec/ops/memory/ast.toml:76).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "vtx", self.vtx == Src::RZ, sm)?;
-        let mut w: u128 = 0xff0000000000000322 | (c.raw & 0x1fff7ffc300fff8000000ff0000);
+        let mut w: u128 = 0xff0000000000000322 | (c.raw & 0x1ffffffc300fff8000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 11u32)? << 40;
@@ -113,7 +113,7 @@ impl OpAst {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ast.toml:90; form at isa-spec/spec/ops/memory/ast.toml:90).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ast.toml:92; form at isa-spec/spec/ops/memory/ast.toml:92).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -121,7 +121,7 @@ impl OpAst {
         forbid_mods(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier size", self.size == AttrSize::B32, sm)?;
         only_default(Self::NAME, "modifier off", self.off == 0i32, sm)?;
-        let mut w: u128 = 0x322 | (c.raw & 0x1fff7ffc300ffffff0000ff0000);
+        let mut w: u128 = 0x322 | (c.raw & 0x1ffffffc300ffffff0000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 64;
@@ -160,9 +160,9 @@ impl OpAst {
             size,
             off,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffc300fffc000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffe300fffc000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ast.toml:75; form at isa-spec/spec/ops/memory/ast.toml:75).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ast.toml:76; form at isa-spec/spec/ops/memory/ast.toml:76).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -185,9 +185,9 @@ impl OpAst {
             size,
             off,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffc300fff8000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffc300fff8000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ast.toml:90; form at isa-spec/spec/ops/memory/ast.toml:90).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ast.toml:92; form at isa-spec/spec/ops/memory/ast.toml:92).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -210,7 +210,7 @@ impl OpAst {
             size,
             off,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffc300ffffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffc300ffffff0000ff0000)))
     }
     /// Parse one tokenized line of syntax `AST` (isa-spec/spec/ops/memory/ast.toml:44); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -266,7 +266,7 @@ impl OpAtomg {
             sm,
         )?;
         let mut w: u128 = 0x1000000000000000188
-            | (c.raw & 0x1fff00000ff0000000000000000);
+            | (c.raw & 0x1fff80000ff0000000000000000);
         {
             let v: u128 = code_of(&[2, 1], self.space.index());
             w |= (v & 1) << 1;
@@ -284,7 +284,7 @@ impl OpAtomg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg.toml:199; form at isa-spec/spec/ops/memory/atomg.toml:199).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg.toml:200; form at isa-spec/spec/ops/memory/atomg.toml:200).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -329,7 +329,7 @@ impl OpAtomg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg.toml:248; form at isa-spec/spec/ops/memory/atomg.toml:248).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg.toml:250; form at isa-spec/spec/ops/memory/atomg.toml:250).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -387,7 +387,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:273; form at isa-spec/spec/ops/memory/atomg.toml:273).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:275; form at isa-spec/spec/ops/memory/atomg.toml:275).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -432,7 +432,7 @@ impl OpAtomg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atomg.toml:294; form at isa-spec/spec/ops/memory/atomg.toml:294).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atomg.toml:296; form at isa-spec/spec/ops/memory/atomg.toml:296).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -486,7 +486,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:319; form at isa-spec/spec/ops/memory/atomg.toml:319).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:322; form at isa-spec/spec/ops/memory/atomg.toml:322).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -628,9 +628,9 @@ impl OpAtomg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000ff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80000ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:199; form at isa-spec/spec/ops/memory/atomg.toml:199).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:200; form at isa-spec/spec/ops/memory/atomg.toml:200).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -708,7 +708,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:248; form at isa-spec/spec/ops/memory/atomg.toml:248).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:250; form at isa-spec/spec/ops/memory/atomg.toml:250).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -797,7 +797,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff00000000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:273; form at isa-spec/spec/ops/memory/atomg.toml:273).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:275; form at isa-spec/spec/ops/memory/atomg.toml:275).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -873,7 +873,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00010ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:294; form at isa-spec/spec/ops/memory/atomg.toml:294).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:296; form at isa-spec/spec/ops/memory/atomg.toml:296).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -959,7 +959,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00010000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:319; form at isa-spec/spec/ops/memory/atomg.toml:319).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:322; form at isa-spec/spec/ops/memory/atomg.toml:322).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000

@@ -100,7 +100,7 @@ impl OpAtomgCas {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x1000000000000000389
-            | (c.raw & 0x1fff70000000000000000000000);
+            | (c.raw & 0x1ffff0000000000000000000000);
         {
             let v: u128 = code_of(&[2, 1], self.space.index());
             w |= (v & 1) << 1;
@@ -128,7 +128,7 @@ impl OpAtomgCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg_cas.toml:153; form at isa-spec/spec/ops/memory/atomg_cas.toml:153).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg_cas.toml:154; form at isa-spec/spec/ops/memory/atomg_cas.toml:154).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -179,7 +179,7 @@ impl OpAtomgCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_cas.toml:198; form at isa-spec/spec/ops/memory/atomg_cas.toml:198).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_cas.toml:200; form at isa-spec/spec/ops/memory/atomg_cas.toml:200).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -293,9 +293,9 @@ impl OpAtomgCas {
             r#type,
             sem,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff70000000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff0000000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_cas.toml:153; form at isa-spec/spec/ops/memory/atomg_cas.toml:153).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_cas.toml:154; form at isa-spec/spec/ops/memory/atomg_cas.toml:154).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x1ffff8000000000000000000000 == 0x1ffff8000000000000000000000
@@ -362,7 +362,7 @@ impl OpAtomgCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff70000000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_cas.toml:198; form at isa-spec/spec/ops/memory/atomg_cas.toml:198).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_cas.toml:200; form at isa-spec/spec/ops/memory/atomg_cas.toml:200).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x1ffff8000000000000000000000 == 0x1ffff8000000000000000000000

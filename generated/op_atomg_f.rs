@@ -228,7 +228,7 @@ impl OpAtomgF {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_f.toml:217; form at isa-spec/spec/ops/memory/atomg_f.toml:217).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_f.toml:218; form at isa-spec/spec/ops/memory/atomg_f.toml:218).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -468,7 +468,7 @@ impl OpAtomgF {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40000000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_f.toml:217; form at isa-spec/spec/ops/memory/atomg_f.toml:217).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_f.toml:218; form at isa-spec/spec/ops/memory/atomg_f.toml:218).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000

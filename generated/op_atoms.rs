@@ -155,7 +155,7 @@ impl OpAtoms {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms.toml:133; form at isa-spec/spec/ops/memory/atoms.toml:133).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms.toml:134; form at isa-spec/spec/ops/memory/atoms.toml:134).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -174,7 +174,7 @@ impl OpAtoms {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms.toml:149; form at isa-spec/spec/ops/memory/atoms.toml:149).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms.toml:150; form at isa-spec/spec/ops/memory/atoms.toml:150).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -191,7 +191,7 @@ impl OpAtoms {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atoms.toml:161; form at isa-spec/spec/ops/memory/atoms.toml:161).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atoms.toml:162; form at isa-spec/spec/ops/memory/atoms.toml:162).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -210,7 +210,7 @@ impl OpAtoms {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms.toml:173; form at isa-spec/spec/ops/memory/atoms.toml:173).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms.toml:174; form at isa-spec/spec/ops/memory/atoms.toml:174).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -361,7 +361,7 @@ impl OpAtoms {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f39ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:133; form at isa-spec/spec/ops/memory/atoms.toml:133).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:134; form at isa-spec/spec/ops/memory/atoms.toml:134).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -405,7 +405,7 @@ impl OpAtoms {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f39c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:149; form at isa-spec/spec/ops/memory/atoms.toml:149).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:150; form at isa-spec/spec/ops/memory/atoms.toml:150).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -450,7 +450,7 @@ impl OpAtoms {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f31ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:161; form at isa-spec/spec/ops/memory/atoms.toml:161).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:162; form at isa-spec/spec/ops/memory/atoms.toml:162).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -495,7 +495,7 @@ impl OpAtoms {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f31c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:173; form at isa-spec/spec/ops/memory/atoms.toml:173).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:174; form at isa-spec/spec/ops/memory/atoms.toml:174).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;

@@ -53,34 +53,34 @@ impl OpBarArv {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x20000000000000000b1d
-            | (c.raw & 0x1fff7fe1ffffc0003ffffff0000);
+            | (c.raw & 0x1fffffe1ffffc0003ffffff0000);
         w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 42;
         w |= imm_src_field(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_arv.toml:49; form at isa-spec/spec/ops/control/bar_arv.toml:49).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_arv.toml:50; form at isa-spec/spec/ops/control/bar_arv.toml:50).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x2000000000000000091d
-            | (c.raw & 0x1fff7fe1ffffc3fff00ffff0000);
+            | (c.raw & 0x1fffffe1ffffc3fff00ffff0000);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= imm_src_field(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_arv.toml:59; form at isa-spec/spec/ops/control/bar_arv.toml:59).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_arv.toml:61; form at isa-spec/spec/ops/control/bar_arv.toml:61).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x2000000000000000051d
-            | (c.raw & 0x1fff7fe1fffffc00300ffff0000);
+            | (c.raw & 0x1fffffe1fffffc00300ffff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 42;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_arv.toml:76; form at isa-spec/spec/ops/control/bar_arv.toml:76).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_arv.toml:79; form at isa-spec/spec/ops/control/bar_arv.toml:79).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -96,11 +96,11 @@ impl OpBarArv {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x2000000000000000031d
-            | (c.raw & 0x1fff7fe1fffffffff00ffff0000);
+            | (c.raw & 0x1fffffe1fffffffff00ffff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_arv.toml:90; form at isa-spec/spec/ops/control/bar_arv.toml:90).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_arv.toml:94; form at isa-spec/spec/ops/control/bar_arv.toml:94).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -110,7 +110,7 @@ impl OpBarArv {
         w |= imm_src_field(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_arv.toml:108; form at isa-spec/spec/ops/control/bar_arv.toml:108).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_arv.toml:112; form at isa-spec/spec/ops/control/bar_arv.toml:112).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -120,7 +120,7 @@ impl OpBarArv {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_arv.toml:115; form at isa-spec/spec/ops/control/bar_arv.toml:115).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_arv.toml:120; form at isa-spec/spec/ops/control/bar_arv.toml:120).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -130,7 +130,7 @@ impl OpBarArv {
         w |= imm_src_field(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_arv.toml:123; form at isa-spec/spec/ops/control/bar_arv.toml:123).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_arv.toml:128; form at isa-spec/spec/ops/control/bar_arv.toml:128).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -146,33 +146,33 @@ impl OpBarArv {
         let a = Src::imm(imm_from_field(bits(w, 54, 4), 4u32, 0u32, false));
         let b = Src::imm(imm_from_field(bits(w, 42, 12), 12u32, 0u32, false));
         let o = Self { a, b };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe1ffffc0003ffffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1ffffc0003ffffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:49; form at isa-spec/spec/ops/control/bar_arv.toml:49).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:50; form at isa-spec/spec/ops/control/bar_arv.toml:50).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 54, 4), 4u32, 0u32, false));
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let o = Self { a, b };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe1ffffc3fff00ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1ffffc3fff00ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:59; form at isa-spec/spec/ops/control/bar_arv.toml:59).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:61; form at isa-spec/spec/ops/control/bar_arv.toml:61).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 42, 12), 12u32, 0u32, false));
         let o = Self { a, b };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe1fffffc00300ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1fffffc00300ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:76; form at isa-spec/spec/ops/control/bar_arv.toml:76).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:79; form at isa-spec/spec/ops/control/bar_arv.toml:79).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let o = Self { a, b };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe1fffffffff00ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1fffffffff00ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:90; form at isa-spec/spec/ops/control/bar_arv.toml:90).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:94; form at isa-spec/spec/ops/control/bar_arv.toml:94).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 8, 8), 8u32, 0u32, false));
@@ -180,7 +180,7 @@ impl OpBarArv {
         let o = Self { a, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e078000000ff)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:108; form at isa-spec/spec/ops/control/bar_arv.toml:108).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:112; form at isa-spec/spec/ops/control/bar_arv.toml:112).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -188,7 +188,7 @@ impl OpBarArv {
         let o = Self { a, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e078000000ff)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:115; form at isa-spec/spec/ops/control/bar_arv.toml:115).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:120; form at isa-spec/spec/ops/control/bar_arv.toml:120).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 8, 8), 8u32, 0u32, false));
@@ -196,7 +196,7 @@ impl OpBarArv {
         let o = Self { a, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e078f00000ff)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:123; form at isa-spec/spec/ops/control/bar_arv.toml:123).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:128; form at isa-spec/spec/ops/control/bar_arv.toml:128).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);

@@ -64,7 +64,7 @@ impl OpBarRed {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x40000000000000000b1d
-            | (c.raw & 0x1fff07e13fffc0003ffffff0000);
+            | (c.raw & 0x1fff87e13fffc0003ffffff0000);
         w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 42;
         w |= imm_src_field(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         w |= (self.redop.index() as u128) << 74;
@@ -73,14 +73,14 @@ impl OpBarRed {
         w |= u128::from(self.c.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bar_red.toml:68; form at isa-spec/spec/ops/control/bar_red.toml:68).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bar_red.toml:69; form at isa-spec/spec/ops/control/bar_red.toml:69).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4000000000000000091d
-            | (c.raw & 0x1fff07e13fffc3fff00ffff0000);
+            | (c.raw & 0x1fff87e13fffc3fff00ffff0000);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= imm_src_field(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         w |= (self.redop.index() as u128) << 74;
@@ -89,7 +89,7 @@ impl OpBarRed {
         w |= u128::from(self.c.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:84; form at isa-spec/spec/ops/control/bar_red.toml:84).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:86; form at isa-spec/spec/ops/control/bar_red.toml:86).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -116,14 +116,14 @@ impl OpBarRed {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:89; form at isa-spec/spec/ops/control/bar_red.toml:89).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:92; form at isa-spec/spec/ops/control/bar_red.toml:92).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4000000000000000051d
-            | (c.raw & 0x1fff07e13ffffc00300ffff0000);
+            | (c.raw & 0x1fff87e13ffffc00300ffff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 42;
         w |= (self.redop.index() as u128) << 74;
@@ -132,7 +132,7 @@ impl OpBarRed {
         w |= u128::from(self.c.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:106; form at isa-spec/spec/ops/control/bar_red.toml:106).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:110; form at isa-spec/spec/ops/control/bar_red.toml:110).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -149,7 +149,7 @@ impl OpBarRed {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4000000000000000031d
-            | (c.raw & 0x1fff07e13ffffffff00ffff0000);
+            | (c.raw & 0x1fff87e13ffffffff00ffff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= (self.redop.index() as u128) << 74;
         w |= u128::from(self.defer) << 80;
@@ -157,7 +157,7 @@ impl OpBarRed {
         w |= u128::from(self.c.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:120; form at isa-spec/spec/ops/control/bar_red.toml:120).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:125; form at isa-spec/spec/ops/control/bar_red.toml:125).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -172,7 +172,7 @@ impl OpBarRed {
         w |= imm_src_field(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:138; form at isa-spec/spec/ops/control/bar_red.toml:138).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:143; form at isa-spec/spec/ops/control/bar_red.toml:143).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -187,7 +187,7 @@ impl OpBarRed {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:145; form at isa-spec/spec/ops/control/bar_red.toml:145).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:151; form at isa-spec/spec/ops/control/bar_red.toml:151).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -202,7 +202,7 @@ impl OpBarRed {
         w |= imm_src_field(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:153; form at isa-spec/spec/ops/control/bar_red.toml:153).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:159; form at isa-spec/spec/ops/control/bar_red.toml:159).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -227,9 +227,9 @@ impl OpBarRed {
         let redop: BarRedOp = BarRedOp::from_index(bits(w, 74, 2) as usize)?;
         let defer: bool = bit(w, 80);
         let o = Self { a, b, c, redop, defer };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e13fffc0003ffffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e13fffc0003ffffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:68; form at isa-spec/spec/ops/control/bar_red.toml:68).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:69; form at isa-spec/spec/ops/control/bar_red.toml:69).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 54, 4), 4u32, 0u32, false));
@@ -239,9 +239,9 @@ impl OpBarRed {
         let redop: BarRedOp = BarRedOp::from_index(bits(w, 74, 2) as usize)?;
         let defer: bool = bit(w, 80);
         let o = Self { a, b, c, redop, defer };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e13fffc3fff00ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e13fffc3fff00ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:84; form at isa-spec/spec/ops/control/bar_red.toml:84).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:86; form at isa-spec/spec/ops/control/bar_red.toml:86).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff00000000 == 0xff00000000 && w & 0 == 0 {
@@ -256,7 +256,7 @@ impl OpBarRed {
         let o = Self { a, b, c, redop, defer };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e13fffc3fff00ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:89; form at isa-spec/spec/ops/control/bar_red.toml:89).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:92; form at isa-spec/spec/ops/control/bar_red.toml:92).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
@@ -266,9 +266,9 @@ impl OpBarRed {
         let redop: BarRedOp = BarRedOp::from_index(bits(w, 74, 2) as usize)?;
         let defer: bool = bit(w, 80);
         let o = Self { a, b, c, redop, defer };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e13ffffc00300ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e13ffffc00300ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:106; form at isa-spec/spec/ops/control/bar_red.toml:106).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:110; form at isa-spec/spec/ops/control/bar_red.toml:110).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
@@ -278,9 +278,9 @@ impl OpBarRed {
         let redop: BarRedOp = BarRedOp::from_index(bits(w, 74, 2) as usize)?;
         let defer: bool = bit(w, 80);
         let o = Self { a, b, c, redop, defer };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e13ffffffff00ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e13ffffffff00ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:120; form at isa-spec/spec/ops/control/bar_red.toml:120).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:125; form at isa-spec/spec/ops/control/bar_red.toml:125).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 8, 8), 8u32, 0u32, false));
@@ -292,7 +292,7 @@ impl OpBarRed {
         let o = Self { a, b, c, redop, defer };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e060000000ff)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:138; form at isa-spec/spec/ops/control/bar_red.toml:138).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:143; form at isa-spec/spec/ops/control/bar_red.toml:143).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -304,7 +304,7 @@ impl OpBarRed {
         let o = Self { a, b, c, redop, defer };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e060000000ff)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:145; form at isa-spec/spec/ops/control/bar_red.toml:145).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:151; form at isa-spec/spec/ops/control/bar_red.toml:151).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 8, 8), 8u32, 0u32, false));
@@ -316,7 +316,7 @@ impl OpBarRed {
         let o = Self { a, b, c, redop, defer };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e060f00000ff)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:153; form at isa-spec/spec/ops/control/bar_red.toml:153).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:159; form at isa-spec/spec/ops/control/bar_red.toml:159).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);

@@ -55,24 +55,24 @@ impl OpBarSync {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xb1d | (c.raw & 0x1fff7fe1ffffc0003ffffff0000);
+        let mut w: u128 = 0xb1d | (c.raw & 0x1fffffe1ffffc0003ffffff0000);
         w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 42;
         w |= imm_src_field(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         w |= u128::from(self.defer) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bar_sync.toml:57; form at isa-spec/spec/ops/control/bar_sync.toml:57).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bar_sync.toml:58; form at isa-spec/spec/ops/control/bar_sync.toml:58).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x91d | (c.raw & 0x1fff7fe1ffffc3fff00ffff0000);
+        let mut w: u128 = 0x91d | (c.raw & 0x1fffffe1ffffc3fff00ffff0000);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= imm_src_field(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         w |= u128::from(self.defer) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:73; form at isa-spec/spec/ops/control/bar_sync.toml:73).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:75; form at isa-spec/spec/ops/control/bar_sync.toml:75).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -94,18 +94,18 @@ impl OpBarSync {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:78; form at isa-spec/spec/ops/control/bar_sync.toml:78).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:81; form at isa-spec/spec/ops/control/bar_sync.toml:81).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x51d | (c.raw & 0x1fff7fe1fffffc00300ffff0000);
+        let mut w: u128 = 0x51d | (c.raw & 0x1fffffe1fffffc00300ffff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 42;
         w |= u128::from(self.defer) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:95; form at isa-spec/spec/ops/control/bar_sync.toml:95).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:99; form at isa-spec/spec/ops/control/bar_sync.toml:99).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -120,12 +120,12 @@ impl OpBarSync {
             );
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x31d | (c.raw & 0x1fff7fe1fffffffff00ffff0000);
+        let mut w: u128 = 0x31d | (c.raw & 0x1fffffe1fffffffff00ffff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.defer) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:109; form at isa-spec/spec/ops/control/bar_sync.toml:109).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:114; form at isa-spec/spec/ops/control/bar_sync.toml:114).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -136,7 +136,7 @@ impl OpBarSync {
         w |= imm_src_field(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:127; form at isa-spec/spec/ops/control/bar_sync.toml:127).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:132; form at isa-spec/spec/ops/control/bar_sync.toml:132).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -147,7 +147,7 @@ impl OpBarSync {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:134; form at isa-spec/spec/ops/control/bar_sync.toml:134).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:140; form at isa-spec/spec/ops/control/bar_sync.toml:140).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -158,7 +158,7 @@ impl OpBarSync {
         w |= imm_src_field(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:142; form at isa-spec/spec/ops/control/bar_sync.toml:142).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:148; form at isa-spec/spec/ops/control/bar_sync.toml:148).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -176,18 +176,18 @@ impl OpBarSync {
         let b = Src::imm(imm_from_field(bits(w, 42, 12), 12u32, 0u32, false));
         let defer: bool = bit(w, 80);
         let o = Self { a, b, defer };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe1ffffc0003ffffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1ffffc0003ffffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:57; form at isa-spec/spec/ops/control/bar_sync.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:58; form at isa-spec/spec/ops/control/bar_sync.toml:58).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 54, 4), 4u32, 0u32, false));
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let defer: bool = bit(w, 80);
         let o = Self { a, b, defer };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe1ffffc3fff00ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1ffffc3fff00ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:73; form at isa-spec/spec/ops/control/bar_sync.toml:73).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:75; form at isa-spec/spec/ops/control/bar_sync.toml:75).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff00000000 == 0xff00000000 && w & 0 == 0 {
@@ -199,25 +199,25 @@ impl OpBarSync {
         let o = Self { a, b, defer };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe1ffffc3fff00ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:78; form at isa-spec/spec/ops/control/bar_sync.toml:78).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:81; form at isa-spec/spec/ops/control/bar_sync.toml:81).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 42, 12), 12u32, 0u32, false));
         let defer: bool = bit(w, 80);
         let o = Self { a, b, defer };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe1fffffc00300ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1fffffc00300ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:95; form at isa-spec/spec/ops/control/bar_sync.toml:95).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:99; form at isa-spec/spec/ops/control/bar_sync.toml:99).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let defer: bool = bit(w, 80);
         let o = Self { a, b, defer };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe1fffffffff00ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1fffffffff00ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:109; form at isa-spec/spec/ops/control/bar_sync.toml:109).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:114; form at isa-spec/spec/ops/control/bar_sync.toml:114).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 8, 8), 8u32, 0u32, false));
@@ -226,7 +226,7 @@ impl OpBarSync {
         let o = Self { a, b, defer };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e078000000ff)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:127; form at isa-spec/spec/ops/control/bar_sync.toml:127).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:132; form at isa-spec/spec/ops/control/bar_sync.toml:132).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -235,7 +235,7 @@ impl OpBarSync {
         let o = Self { a, b, defer };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e078000000ff)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:134; form at isa-spec/spec/ops/control/bar_sync.toml:134).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:140; form at isa-spec/spec/ops/control/bar_sync.toml:140).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 8, 8), 8u32, 0u32, false));
@@ -244,7 +244,7 @@ impl OpBarSync {
         let o = Self { a, b, defer };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e078f00000ff)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:142; form at isa-spec/spec/ops/control/bar_sync.toml:142).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:148; form at isa-spec/spec/ops/control/bar_sync.toml:148).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);

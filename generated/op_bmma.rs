@@ -64,7 +64,7 @@ impl OpBmma {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x10000000000000000023d
-            | (c.raw & 0x1fff07e8100ffffff0000000000);
+            | (c.raw & 0x1fff7fe8100ffffff0000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -75,7 +75,7 @@ impl OpBmma {
         w |= code_of(&[0, 2], self.bop.index()) << 77;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/bmma.toml:93; form at isa-spec/spec/ops/alu/bmma.toml:93).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/bmma.toml:94; form at isa-spec/spec/ops/alu/bmma.toml:94).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -124,9 +124,9 @@ impl OpBmma {
             shape,
             bop,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e8100ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe8100ffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/bmma.toml:93; form at isa-spec/spec/ops/alu/bmma.toml:93).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/bmma.toml:94; form at isa-spec/spec/ops/alu/bmma.toml:94).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;

@@ -45,38 +45,38 @@ impl OpBmov {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x356 | (c.raw & 0x1fff7efffffffffff00c0ff0000);
+        let mut w: u128 = 0x356 | (c.raw & 0x1ffffefffffffffff00c0ff0000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Bar, 4u32, sm)? << 24;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.pquad) << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bmov.toml:54; form at isa-spec/spec/ops/control/bmov.toml:54).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bmov.toml:55; form at isa-spec/spec/ops/control/bmov.toml:55).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x956 | (c.raw & 0x1fff7efffff00000000c0ff0000);
+        let mut w: u128 = 0x956 | (c.raw & 0x1ffffefffff00000000c0ff0000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Bar, 4u32, sm)? << 24;
         w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         w |= u128::from(self.pquad) << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/control/bmov.toml:68; form at isa-spec/spec/ops/control/bmov.toml:68).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/control/bmov.toml:70; form at isa-spec/spec/ops/control/bmov.toml:70).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xb56 | (c.raw & 0x1fff7effffff80000ffc0ff0000);
+        let mut w: u128 = 0xb56 | (c.raw & 0x1ffffeffffff80000ffc0ff0000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Bar, 4u32, sm)? << 24;
         w |= cbuf_offset_field(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "a", &self.a, 5u32)? << 54;
         w |= u128::from(self.pquad) << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bmov.toml:84; form at isa-spec/spec/ops/control/bmov.toml:84).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bmov.toml:87; form at isa-spec/spec/ops/control/bmov.toml:87).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xf56 | (c.raw & 0x1fff7efffffffffffffc0f00000);
+        let mut w: u128 = 0xf56 | (c.raw & 0x1ffffefffffffffffffc0f00000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Bar, 4u32, sm)? << 16;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Bar, 4u32, sm)? << 24;
         w |= u128::from(self.pquad) << 84;
@@ -89,34 +89,34 @@ impl OpBmov {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let pquad: bool = bit(w, 84);
         let o = Self { d, a, pquad };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7efffffffffff00c0ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffefffffffffff00c0ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:54; form at isa-spec/spec/ops/control/bmov.toml:54).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:55; form at isa-spec/spec/ops/control/bmov.toml:55).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Bar, bits(w, 24, 4), 16)?;
         let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let pquad: bool = bit(w, 84);
         let o = Self { d, a, pquad };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7efffff00000000c0ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffefffff00000000c0ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:68; form at isa-spec/spec/ops/control/bmov.toml:68).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:70; form at isa-spec/spec/ops/control/bmov.toml:70).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Bar, bits(w, 24, 4), 16)?;
         let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         let pquad: bool = bit(w, 84);
         let o = Self { d, a, pquad };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7effffff80000ffc0ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffeffffff80000ffc0ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:84; form at isa-spec/spec/ops/control/bmov.toml:84).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:87; form at isa-spec/spec/ops/control/bmov.toml:87).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Bar, bits(w, 24, 4), 16)?;
         let a = Src::reg(reg_below(RegFile::Bar, bits(w, 16, 4), 16)?);
         let pquad: bool = bit(w, 84);
         let o = Self { d, a, pquad };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7efffffffffffffc0f00000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffefffffffffffffc0f00000)))
     }
     /// Parse one tokenized line of syntax `BMOV.32` (isa-spec/spec/ops/control/bmov.toml:31); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -42,7 +42,7 @@ impl OpBmovR {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x355 | (c.raw & 0x1fff7efffffffffffffc0000000);
+        let mut w: u128 = 0x355 | (c.raw & 0x1ffffefffffffffffffc0000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Bar, 4u32, sm)? << 24;
         w |= u128::from(self.clear) << 84;
@@ -55,7 +55,7 @@ impl OpBmovR {
         let a = Src::reg(reg_below(RegFile::Bar, bits(w, 24, 4), 16)?);
         let clear: bool = bit(w, 84);
         let o = Self { d, a, clear };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7efffffffffffffc0000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffefffffffffffffc0000000)))
     }
     /// Parse one tokenized line of syntax `BMOV.32` (isa-spec/spec/ops/control/bmov_r.toml:28); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

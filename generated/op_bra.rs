@@ -98,7 +98,7 @@ impl OpBra {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier cc", self.cc == Cc::T, sm)?;
-        let mut w: u128 = 0x947 | (c.raw & 0x1fff00c000000000000ffff0000);
+        let mut w: u128 = 0x947 | (c.raw & 0x1fff80c000000000000ffff0000);
         w |= (self.mode.index() as u128) << 32;
         w
             |= {
@@ -117,12 +117,12 @@ impl OpBra {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra.toml:76; form at isa-spec/spec/ops/control/bra.toml:76).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra.toml:77; form at isa-spec/spec/ops/control/bra.toml:77).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier cc", self.cc == Cc::T, sm)?;
-        let mut w: u128 = 0x947 | (c.raw & 0x1fff004000000000000ff000000);
+        let mut w: u128 = 0x947 | (c.raw & 0x1fff00c000000000000ff000000);
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
@@ -144,7 +144,7 @@ impl OpBra {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bra.toml:85; form at isa-spec/spec/ops/control/bra.toml:85).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bra.toml:87; form at isa-spec/spec/ops/control/bra.toml:87).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "cond", self.cond == Src::PT, sm)?;
@@ -193,9 +193,9 @@ impl OpBra {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00c000000000000ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80c000000000000ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:76; form at isa-spec/spec/ops/control/bra.toml:76).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:77; form at isa-spec/spec/ops/control/bra.toml:77).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -215,9 +215,9 @@ impl OpBra {
         if !o.legal_f1(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff004000000000000ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00c000000000000ff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:85; form at isa-spec/spec/ops/control/bra.toml:85).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:87; form at isa-spec/spec/ops/control/bra.toml:87).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond: Src = Src::PT;

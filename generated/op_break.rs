@@ -48,13 +48,13 @@ impl OpBreak {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier reliable", self.reliable == false, sm)?;
-        let mut w: u128 = 0x942 | (c.raw & 0x1fff07ffffffffffffffff00000);
+        let mut w: u128 = 0x942 | (c.raw & 0x1fff87ffffffffffffffff00000);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Bar, 4u32, sm)? << 16;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/break.toml:49; form at isa-spec/spec/ops/control/break.toml:49).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/break.toml:50; form at isa-spec/spec/ops/control/break.toml:50).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -74,9 +74,9 @@ impl OpBreak {
         let b = Src::reg(reg_below(RegFile::Bar, bits(w, 16, 4), 16)?);
         let reliable: bool = false;
         let o = Self { cond, b, reliable };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ffffffffffffffff00000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ffffffffffffffff00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/break.toml:49; form at isa-spec/spec/ops/control/break.toml:49).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/break.toml:50; form at isa-spec/spec/ops/control/break.toml:50).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)

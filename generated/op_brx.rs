@@ -49,7 +49,7 @@ impl OpBrx {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x949 | (c.raw & 0x1fff01c00000000000300ff0000);
+        let mut w: u128 = 0x949 | (c.raw & 0x1fff81c00000000000300ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w
             |= {
@@ -68,7 +68,7 @@ impl OpBrx {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/brx.toml:61; form at isa-spec/spec/ops/control/brx.toml:61).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/brx.toml:62; form at isa-spec/spec/ops/control/brx.toml:62).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -104,9 +104,9 @@ impl OpBrx {
         let depth: BrxDepth = BrxDepth::from_index(bits(w, 85, 2) as usize)?;
         let target: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self { cond, a, depth, target };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c00000000000300ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff81c00000000000300ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/brx.toml:61; form at isa-spec/spec/ops/control/brx.toml:61).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/brx.toml:62; form at isa-spec/spec/ops/control/brx.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)

@@ -48,7 +48,7 @@ impl OpBssy {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier mode", self.mode == BarrierMode::None, sm)?;
-        let mut w: u128 = 0x945 | (c.raw & 0x1fff07fffff00000003fff00000);
+        let mut w: u128 = 0x945 | (c.raw & 0x1fff87fffff00000003fff00000);
         w |= dst_field(Self::NAME, "b", self.b, RegFile::Bar, 4u32, sm)? << 16;
         w
             |= {
@@ -66,7 +66,7 @@ impl OpBssy {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bssy.toml:56; form at isa-spec/spec/ops/control/bssy.toml:56).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bssy.toml:57; form at isa-spec/spec/ops/control/bssy.toml:57).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -98,9 +98,9 @@ impl OpBssy {
         let mode: BarrierMode = BarrierMode::None;
         let target: i64 = sext_field(bits(w, 34, 30), 30u32).wrapping_mul(4i64);
         let o = Self { b, cond, mode, target };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fffff00000003fff00000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87fffff00000003fff00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bssy.toml:56; form at isa-spec/spec/ops/control/bssy.toml:56).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bssy.toml:57; form at isa-spec/spec/ops/control/bssy.toml:57).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let b = reg_below(RegFile::Bar, bits(w, 16, 4), 16)?;

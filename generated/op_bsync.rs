@@ -48,13 +48,13 @@ impl OpBsync {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier mode", self.mode == BarrierMode::None, sm)?;
-        let mut w: u128 = 0x941 | (c.raw & 0x1fff07ffffffffffffffff00000);
+        let mut w: u128 = 0x941 | (c.raw & 0x1fff87ffffffffffffffff00000);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Bar, 4u32, sm)? << 16;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bsync.toml:47; form at isa-spec/spec/ops/control/bsync.toml:47).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bsync.toml:48; form at isa-spec/spec/ops/control/bsync.toml:48).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -74,9 +74,9 @@ impl OpBsync {
         let b = Src::reg(reg_below(RegFile::Bar, bits(w, 16, 4), 16)?);
         let mode: BarrierMode = BarrierMode::None;
         let o = Self { cond, b, mode };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ffffffffffffffff00000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ffffffffffffffff00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bsync.toml:47; form at isa-spec/spec/ops/control/bsync.toml:47).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bsync.toml:48; form at isa-spec/spec/ops/control/bsync.toml:48).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)

@@ -45,7 +45,7 @@ impl OpCall {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x944 | (c.raw & 0x1fff03c000000000003ffff0000);
+        let mut w: u128 = 0x944 | (c.raw & 0x1fff83c000000000003ffff0000);
         w
             |= {
                 if self.target % 4i64 != 0 {
@@ -63,7 +63,7 @@ impl OpCall {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/call.toml:53; form at isa-spec/spec/ops/control/call.toml:53).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/call.toml:54; form at isa-spec/spec/ops/control/call.toml:54).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -96,9 +96,9 @@ impl OpCall {
         let noinc: bool = bit(w, 86);
         let target: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self { cond, noinc, target };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff03c000000000003ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff83c000000000003ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call.toml:53; form at isa-spec/spec/ops/control/call.toml:53).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call.toml:54; form at isa-spec/spec/ops/control/call.toml:54).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)

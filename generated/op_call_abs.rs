@@ -45,7 +45,7 @@ impl OpCallAbs {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x943 | (c.raw & 0x1fff03e000000000003ffff0000);
+        let mut w: u128 = 0x943 | (c.raw & 0x1fff83e000000000003ffff0000);
         w
             |= {
                 if self.target % 4u64 != 0 {
@@ -63,7 +63,7 @@ impl OpCallAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/call_abs.toml:52; form at isa-spec/spec/ops/control/call_abs.toml:52).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/call_abs.toml:53; form at isa-spec/spec/ops/control/call_abs.toml:53).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -96,9 +96,9 @@ impl OpCallAbs {
         let noinc: bool = bit(w, 86);
         let target: u64 = (bits(w, 34, 47) as u64).wrapping_mul(4u64);
         let o = Self { cond, noinc, target };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff03e000000000003ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff83e000000000003ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_abs.toml:52; form at isa-spec/spec/ops/control/call_abs.toml:52).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_abs.toml:53; form at isa-spec/spec/ops/control/call_abs.toml:53).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)

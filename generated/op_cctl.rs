@@ -58,7 +58,7 @@ impl OpCctl {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x98f | (c.raw & 0x1fff07e30ff0000000000ff0000);
+        let mut w: u128 = 0x98f | (c.raw & 0x1fff07e3eff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
         w |= u128::from(self.e) << 72;
@@ -66,11 +66,11 @@ impl OpCctl {
         w |= self.op.code_in(Self::NAME, "op", &Self::OP_CODES0, sm)? << 87;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/cctl.toml:77; form at isa-spec/spec/ops/memory/cctl.toml:77).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/cctl.toml:78; form at isa-spec/spec/ops/memory/cctl.toml:78).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x98f | (c.raw & 0x1fff07e30ff0000000000ff0000);
+        let mut w: u128 = 0x98f | (c.raw & 0x1fff07e3eff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
         w |= u128::from(self.e) << 72;
@@ -78,11 +78,11 @@ impl OpCctl {
         w |= self.op.code_in(Self::NAME, "op", &Self::OP_CODES1, sm)? << 87;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/cctl.toml:87; form at isa-spec/spec/ops/memory/cctl.toml:87).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/cctl.toml:89; form at isa-spec/spec/ops/memory/cctl.toml:89).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x98f | (c.raw & 0x1fff87e30ff0000000000ff0000);
+        let mut w: u128 = 0x98f | (c.raw & 0x1fff87e3eff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
         w |= u128::from(self.e) << 72;
@@ -90,7 +90,7 @@ impl OpCctl {
         w |= self.op.code_in(Self::NAME, "op", &Self::OP_CODES1, sm)? << 87;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/cctl.toml:93; form at isa-spec/spec/ops/memory/cctl.toml:93).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/cctl.toml:96; form at isa-spec/spec/ops/memory/cctl.toml:96).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -138,9 +138,9 @@ impl OpCctl {
             _ => return None,
         };
         let o = Self { a, off, e, cache, op };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e30ff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e3eff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/cctl.toml:77; form at isa-spec/spec/ops/memory/cctl.toml:77).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/cctl.toml:78; form at isa-spec/spec/ops/memory/cctl.toml:78).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -162,9 +162,9 @@ impl OpCctl {
             _ => return None,
         };
         let o = Self { a, off, e, cache, op };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e30ff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e3eff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/cctl.toml:87; form at isa-spec/spec/ops/memory/cctl.toml:87).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/cctl.toml:89; form at isa-spec/spec/ops/memory/cctl.toml:89).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -186,9 +186,9 @@ impl OpCctl {
             _ => return None,
         };
         let o = Self { a, off, e, cache, op };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e30ff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e3eff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/cctl.toml:93; form at isa-spec/spec/ops/memory/cctl.toml:93).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/cctl.toml:96; form at isa-spec/spec/ops/memory/cctl.toml:96).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);

@@ -54,7 +54,7 @@ impl OpCs2r {
             );
         }
         let mut w: u128 = 0x100000000000000000805
-            | (c.raw & 0x1fff7fe00ffffffffffff000000);
+            | (c.raw & 0x1fffffe00ffffffffffff000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.sr.index() as u128) << 72;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
@@ -65,7 +65,7 @@ impl OpCs2r {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let sr: Sr = Sr::from_index(bits(w, 72, 8) as usize)?;
         let o = Self { d, sr };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ffffffffffff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00ffffffffffff000000)))
     }
     /// Parse one tokenized line of syntax `CS2R` (isa-spec/spec/ops/system/cs2r.toml:22); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -39,7 +39,7 @@ impl OpCs2r32 {
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/cs2r32.toml:24; form at isa-spec/spec/ops/system/cs2r32.toml:24).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x805 | (c.raw & 0x1fff7fe00ffffffffffff000000);
+        let mut w: u128 = 0x805 | (c.raw & 0x1fffffe00ffffffffffff000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.sr.index() as u128) << 72;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
@@ -50,7 +50,7 @@ impl OpCs2r32 {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let sr: Sr = Sr::from_index(bits(w, 72, 8) as usize)?;
         let o = Self { d, sr };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ffffffffffff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00ffffffffffff000000)))
     }
     /// Parse one tokenized line of syntax `CS2R.32` (isa-spec/spec/ops/system/cs2r32.toml:20); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -110,31 +110,31 @@ impl OpDadd {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:63).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:64).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x229 | (c.raw & 0x1fff7ff3000ffffffff00000000)
+        let mut w: u128 = 0x229 | (c.raw & 0x1ffffff3000ffffffff00000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 74;
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:63).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:64).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x429 | (c.raw & 0x1fff7ff3cff0000000000000000)
+        let mut w: u128 = 0x429 | (c.raw & 0x1ffffff3cff0000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:63).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:64).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x629 | (c.raw & 0x1fff7ff3cff380000ff00000000)
+        let mut w: u128 = 0x629 | (c.raw & 0x1ffffff3cff380000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -142,18 +142,18 @@ impl OpDadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:63).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:64).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e29
-            | (c.raw & 0x1fff7ff3cff3fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xe29 | (c.raw & 0x1ffffff3cff3fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dadd.toml:82 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dadd.toml:83 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -206,7 +206,7 @@ impl OpDadd {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:82; form at isa-spec/spec/ops/alu/dadd.toml:63).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:64).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -217,7 +217,7 @@ impl OpDadd {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:82; form at isa-spec/spec/ops/alu/dadd.toml:63).
+    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:64).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -226,7 +226,7 @@ impl OpDadd {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:82; form at isa-spec/spec/ops/alu/dadd.toml:63).
+    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:64).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -237,7 +237,7 @@ impl OpDadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dadd.toml:90 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dadd.toml:92 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -293,7 +293,7 @@ impl OpDadd {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:90; form at isa-spec/spec/ops/alu/dadd.toml:96).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:92; form at isa-spec/spec/ops/alu/dadd.toml:98).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c70000000000000 | (c.raw & 0x41e7ff0000000)
@@ -301,7 +301,7 @@ impl OpDadd {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:90; form at isa-spec/spec/ops/alu/dadd.toml:96).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:92; form at isa-spec/spec/ops/alu/dadd.toml:98).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3870000000000000 | (c.raw & 0x41e0000000000)
@@ -313,7 +313,7 @@ impl OpDadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:90; form at isa-spec/spec/ops/alu/dadd.toml:96).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:92; form at isa-spec/spec/ops/alu/dadd.toml:98).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c70000000000000 | (c.raw & 0x41e0000000000)
@@ -333,41 +333,41 @@ impl OpDadd {
         let cc: bool = false;
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:63).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:64).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3000ffffffff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3000ffffffff00000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:63).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:64).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3cff0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:63).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:64).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff380000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3cff380000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:63).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:64).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff3fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dadd.toml:82 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dadd.toml:83 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -378,7 +378,7 @@ impl OpDadd {
         let cc: bool = false;
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dadd.toml:82; form at isa-spec/spec/ops/alu/dadd.toml:63).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:64).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -387,14 +387,14 @@ impl OpDadd {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3000ffffffff00000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dadd.toml:82; form at isa-spec/spec/ops/alu/dadd.toml:63).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:64).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff0000000000000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dadd.toml:82; form at isa-spec/spec/ops/alu/dadd.toml:63).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:64).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -403,7 +403,7 @@ impl OpDadd {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dadd.toml:90 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dadd.toml:92 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -414,7 +414,7 @@ impl OpDadd {
         let cc: bool = bit(w, 47);
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dadd.toml:90; form at isa-spec/spec/ops/alu/dadd.toml:96).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dadd.toml:92; form at isa-spec/spec/ops/alu/dadd.toml:98).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -423,7 +423,7 @@ impl OpDadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x41e7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dadd.toml:90; form at isa-spec/spec/ops/alu/dadd.toml:96).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dadd.toml:92; form at isa-spec/spec/ops/alu/dadd.toml:98).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -439,7 +439,7 @@ impl OpDadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x41e0000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dadd.toml:90; form at isa-spec/spec/ops/alu/dadd.toml:96).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dadd.toml:92; form at isa-spec/spec/ops/alu/dadd.toml:98).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -488,7 +488,12 @@ impl OpDadd {
                 ("b", &[19, 0, 0, 0, 0, 0, 0, 19, 0, 0]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(
+                0,
+                |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0, 0, 0, 0][f as usize],
+            );
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

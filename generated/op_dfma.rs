@@ -133,12 +133,12 @@ impl OpDfma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x22b | (c.raw & 0x1fff7ff30003fffff0000000000)
+        let mut w: u128 = 0x22b | (c.raw & 0x1ffffff30003fffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -148,12 +148,12 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x82b | (c.raw & 0x1fff7ff30000000000000000000)
+        let mut w: u128 = 0x82b | (c.raw & 0x1ffffff30000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
@@ -161,12 +161,12 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa2b | (c.raw & 0x1fff7ff3000380000ff00000000)
+        let mut w: u128 = 0xa2b | (c.raw & 0x1ffffff3000380000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -177,13 +177,13 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c2b
-            | (c.raw & 0x1fff7ff30003fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc2b | (c.raw & 0x1ffffff30003fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -192,12 +192,12 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x42b | (c.raw & 0x1fff7ff30000000000000000000)
+        let mut w: u128 = 0x42b | (c.raw & 0x1ffffff30000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
@@ -205,12 +205,12 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x62b | (c.raw & 0x1fff7ff3000380000ff00000000)
+        let mut w: u128 = 0x62b | (c.raw & 0x1ffffff3000380000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
@@ -221,13 +221,13 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e2b
-            | (c.raw & 0x1fff7ff30003fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xe2b | (c.raw & 0x1ffffff30003fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
@@ -236,7 +236,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:78 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:79 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -303,7 +303,7 @@ impl OpDfma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:78; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -318,7 +318,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:78; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -331,7 +331,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:78; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -346,7 +346,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:78; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -359,7 +359,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:78; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -374,7 +374,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:87 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:88 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -443,7 +443,7 @@ impl OpDfma {
         w |= (self.rnd.index() as u128) << 50;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:87; form at isa-spec/spec/ops/alu/dfma.toml:91).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:88; form at isa-spec/spec/ops/alu/dfma.toml:92).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5b70000000000000 | (c.raw & 0x7ff0000000)
@@ -452,7 +452,7 @@ impl OpDfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:87; form at isa-spec/spec/ops/alu/dfma.toml:91).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:88; form at isa-spec/spec/ops/alu/dfma.toml:92).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3670000000000000 | self.encode_e2(sm, c)?;
@@ -464,7 +464,7 @@ impl OpDfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:87; form at isa-spec/spec/ops/alu/dfma.toml:91).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:88; form at isa-spec/spec/ops/alu/dfma.toml:92).
     #[inline(always)]
     fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4b70000000000000 | self.encode_e2(sm, c)?;
@@ -473,7 +473,7 @@ impl OpDfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:87; form at isa-spec/spec/ops/alu/dfma.toml:91).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:88; form at isa-spec/spec/ops/alu/dfma.toml:92).
     #[inline(always)]
     fn encode_f15(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5370000000000000 | self.encode_e2(sm, c)?;
@@ -500,7 +500,7 @@ impl OpDfma {
             cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -510,9 +510,9 @@ impl OpDfma {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30003fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff30003fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -520,9 +520,9 @@ impl OpDfma {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff30000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -532,9 +532,9 @@ impl OpDfma {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3000380000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3000380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -544,9 +544,9 @@ impl OpDfma {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30003fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff30003fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -554,9 +554,9 @@ impl OpDfma {
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff30000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -566,9 +566,9 @@ impl OpDfma {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3000380000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3000380000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -578,9 +578,9 @@ impl OpDfma {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30003fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff30003fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:78 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:79 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -598,7 +598,7 @@ impl OpDfma {
             cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dfma.toml:78; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -610,7 +610,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30003fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dfma.toml:78; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -620,7 +620,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dfma.toml:78; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -632,7 +632,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30003fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dfma.toml:78; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -642,7 +642,7 @@ impl OpDfma {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30000000000000000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dfma.toml:78; form at isa-spec/spec/ops/alu/dfma.toml:67).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -654,7 +654,7 @@ impl OpDfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30003fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:87 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:88 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -670,7 +670,7 @@ impl OpDfma {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dfma.toml:87; form at isa-spec/spec/ops/alu/dfma.toml:91).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dfma.toml:88; form at isa-spec/spec/ops/alu/dfma.toml:92).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -680,7 +680,7 @@ impl OpDfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dfma.toml:87; form at isa-spec/spec/ops/alu/dfma.toml:91).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dfma.toml:88; form at isa-spec/spec/ops/alu/dfma.toml:92).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -697,7 +697,7 @@ impl OpDfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dfma.toml:87; form at isa-spec/spec/ops/alu/dfma.toml:91).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dfma.toml:88; form at isa-spec/spec/ops/alu/dfma.toml:92).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -706,7 +706,7 @@ impl OpDfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/dfma.toml:87; form at isa-spec/spec/ops/alu/dfma.toml:91).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/dfma.toml:88; form at isa-spec/spec/ops/alu/dfma.toml:92).
     #[inline(always)]
     fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -757,7 +757,17 @@ impl OpDfma {
                 ("c", &[19, 19, 19, 19, 0, 0, 0, 0, 0, 0, 0, 0, 19, 19, 19, 0]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0, 0, 0, 0x80000000000000000000000, 0, 0,
+                        0x80000000000000000000000, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ][f as usize]
+                },
+            );
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

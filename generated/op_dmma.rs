@@ -59,7 +59,7 @@ impl OpDmma {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x23f | (c.raw & 0x1fff07f20003fffff0000000000);
+        let mut w: u128 = 0x23f | (c.raw & 0x1fff7ff20003fffff0000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -74,7 +74,7 @@ impl OpDmma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/dmma.toml:94; form at isa-spec/spec/ops/alu/dmma.toml:94).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/dmma.toml:95; form at isa-spec/spec/ops/alu/dmma.toml:95).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpDmma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmma.toml:108; form at isa-spec/spec/ops/alu/dmma.toml:108).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmma.toml:109; form at isa-spec/spec/ops/alu/dmma.toml:109).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpDmma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/dmma.toml:118; form at isa-spec/spec/ops/alu/dmma.toml:118).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/dmma.toml:119; form at isa-spec/spec/ops/alu/dmma.toml:119).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -156,9 +156,9 @@ impl OpDmma {
         };
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let o = Self { d, a, b, c, shape, rnd };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f20003fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff20003fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:94; form at isa-spec/spec/ops/alu/dmma.toml:94).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:95; form at isa-spec/spec/ops/alu/dmma.toml:95).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -176,7 +176,7 @@ impl OpDmma {
         let o = Self { d, a, b, c, shape, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f00003fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:108; form at isa-spec/spec/ops/alu/dmma.toml:108).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:109; form at isa-spec/spec/ops/alu/dmma.toml:109).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -197,7 +197,7 @@ impl OpDmma {
         let o = Self { d, a, b, c, shape, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f00003fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:118; form at isa-spec/spec/ops/alu/dmma.toml:118).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:119; form at isa-spec/spec/ops/alu/dmma.toml:119).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;

@@ -110,31 +110,31 @@ impl OpDmul {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:63).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:64).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x228 | (c.raw & 0x1fff7ff3cff3fffff0000000000)
+        let mut w: u128 = 0x228 | (c.raw & 0x1ffffff3cff3fffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:63).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:64).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x828 | (c.raw & 0x1fff7ff3cff0000000000000000)
+        let mut w: u128 = 0x828 | (c.raw & 0x1ffffff3cff0000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:63).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:64).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa28 | (c.raw & 0x1fff7ff3cff380000ff00000000)
+        let mut w: u128 = 0xa28 | (c.raw & 0x1ffffff3cff380000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -142,18 +142,18 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:63).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:64).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c28
-            | (c.raw & 0x1fff7ff3cff3fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc28 | (c.raw & 0x1ffffff3cff3fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:75 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:76 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -206,7 +206,7 @@ impl OpDmul {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:75; form at isa-spec/spec/ops/alu/dmul.toml:63).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:64).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -217,7 +217,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:75; form at isa-spec/spec/ops/alu/dmul.toml:63).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:64).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -226,7 +226,7 @@ impl OpDmul {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:75; form at isa-spec/spec/ops/alu/dmul.toml:63).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:64).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -237,7 +237,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:84 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:85 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -290,7 +290,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:84; form at isa-spec/spec/ops/alu/dmul.toml:88).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:85; form at isa-spec/spec/ops/alu/dmul.toml:89).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c80000000000000 | (c.raw & 0x67e7ff0000000)
@@ -298,7 +298,7 @@ impl OpDmul {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:84; form at isa-spec/spec/ops/alu/dmul.toml:88).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:85; form at isa-spec/spec/ops/alu/dmul.toml:89).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3880000000000000 | (c.raw & 0x67e0000000000)
@@ -310,7 +310,7 @@ impl OpDmul {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:84; form at isa-spec/spec/ops/alu/dmul.toml:88).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:85; form at isa-spec/spec/ops/alu/dmul.toml:89).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c80000000000000 | (c.raw & 0x67e0000000000)
@@ -330,41 +330,41 @@ impl OpDmul {
         let cc: bool = false;
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:63).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:64).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff3fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3cff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:63).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:64).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3cff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:63).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:64).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff380000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3cff380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:63).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:64).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff3fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:75 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:76 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -375,7 +375,7 @@ impl OpDmul {
         let cc: bool = false;
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dmul.toml:75; form at isa-spec/spec/ops/alu/dmul.toml:63).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:64).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -384,14 +384,14 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dmul.toml:75; form at isa-spec/spec/ops/alu/dmul.toml:63).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:64).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff0000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dmul.toml:75; form at isa-spec/spec/ops/alu/dmul.toml:63).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:64).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -400,7 +400,7 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:84 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:85 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -409,7 +409,7 @@ impl OpDmul {
         let cc: bool = bit(w, 47);
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dmul.toml:84; form at isa-spec/spec/ops/alu/dmul.toml:88).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dmul.toml:85; form at isa-spec/spec/ops/alu/dmul.toml:89).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -417,7 +417,7 @@ impl OpDmul {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x67e7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dmul.toml:84; form at isa-spec/spec/ops/alu/dmul.toml:88).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dmul.toml:85; form at isa-spec/spec/ops/alu/dmul.toml:89).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -432,7 +432,7 @@ impl OpDmul {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x67e0000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dmul.toml:84; form at isa-spec/spec/ops/alu/dmul.toml:88).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dmul.toml:85; form at isa-spec/spec/ops/alu/dmul.toml:89).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -479,7 +479,12 @@ impl OpDmul {
                 ("b", &[18, 0, 0, 0, 0, 0, 0, 18, 0, 0]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(
+                0,
+                |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0, 0, 0, 0][f as usize],
+            );
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

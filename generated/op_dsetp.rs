@@ -111,20 +111,20 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:78).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:79).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x42a | (c.raw & 0x1fff00100ff0000000000ff0000)
+        let mut w: u128 = 0x42a | (c.raw & 0x1fff80100ff0000000000ff0000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:78).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:79).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x62a | (c.raw & 0x1fff00100ff380000ff00ff0000)
+        let mut w: u128 = 0x62a | (c.raw & 0x1fff80100ff380000ff00ff0000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -132,18 +132,18 @@ impl OpDsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:78).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:79).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e2a
-            | (c.raw & 0x1fff00100ff3fffff0000ff0000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xe2a | (c.raw & 0x1fff80100ff3fffff0000ff0000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:94; form at isa-spec/spec/ops/alu/dsetp.toml:78).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:95; form at isa-spec/spec/ops/alu/dsetp.toml:79).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -177,7 +177,7 @@ impl OpDsetp {
             }
         }
         forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x22a | (c.raw & 0x1fff00100ff3fffff0000ff0000);
+        let mut w: u128 = 0x22a | (c.raw & 0x1fff80100ff3fffff0000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -192,7 +192,7 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:103 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:105 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -237,7 +237,7 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:103; form at isa-spec/spec/ops/alu/dsetp.toml:78).
+    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:105; form at isa-spec/spec/ops/alu/dsetp.toml:79).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -246,7 +246,7 @@ impl OpDsetp {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:103; form at isa-spec/spec/ops/alu/dsetp.toml:78).
+    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:105; form at isa-spec/spec/ops/alu/dsetp.toml:79).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -257,7 +257,7 @@ impl OpDsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:109; form at isa-spec/spec/ops/alu/dsetp.toml:78).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:79).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -306,7 +306,7 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:114 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:117 pack alike.
     #[inline(always)]
     fn encode_e4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -354,7 +354,7 @@ impl OpDsetp {
         w |= u128::from(self.a.abs) << 7;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:114; form at isa-spec/spec/ops/alu/dsetp.toml:120).
+    /// Form `r` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:117; form at isa-spec/spec/ops/alu/dsetp.toml:123).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5b80000000000000 | (c.raw & 0x807ff0000000)
@@ -362,7 +362,7 @@ impl OpDsetp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:114; form at isa-spec/spec/ops/alu/dsetp.toml:120).
+    /// Form `i` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:117; form at isa-spec/spec/ops/alu/dsetp.toml:123).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3680000000000000 | (c.raw & 0x800000000000)
@@ -374,7 +374,7 @@ impl OpDsetp {
         }
         Ok(w)
     }
-    /// Form `c` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:114; form at isa-spec/spec/ops/alu/dsetp.toml:120).
+    /// Form `c` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:117; form at isa-spec/spec/ops/alu/dsetp.toml:123).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4b80000000000000 | (c.raw & 0x800000000000)
@@ -383,7 +383,7 @@ impl OpDsetp {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:137 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:140 pack alike.
     #[inline(always)]
     fn encode_e5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -431,7 +431,7 @@ impl OpDsetp {
         w |= u128::from(self.a.abs) << 7;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dsetp.toml:137; form at isa-spec/spec/ops/alu/dsetp.toml:120).
+    /// Form `r` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dsetp.toml:140; form at isa-spec/spec/ops/alu/dsetp.toml:123).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5b80000000000000 | (c.raw & 0x807ff0000000)
@@ -439,7 +439,7 @@ impl OpDsetp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dsetp.toml:137; form at isa-spec/spec/ops/alu/dsetp.toml:120).
+    /// Form `i` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dsetp.toml:140; form at isa-spec/spec/ops/alu/dsetp.toml:123).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3680000000000000 | (c.raw & 0x800000000000)
@@ -451,7 +451,7 @@ impl OpDsetp {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dsetp.toml:137; form at isa-spec/spec/ops/alu/dsetp.toml:120).
+    /// Form `c` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dsetp.toml:140; form at isa-spec/spec/ops/alu/dsetp.toml:123).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4b80000000000000 | (c.raw & 0x800000000000)
@@ -482,32 +482,32 @@ impl OpDsetp {
             setop,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:78).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:79).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00100ff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80100ff0000000000ff0000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:78).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:79).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00100ff380000ff00ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80100ff380000ff00ff0000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:78).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:79).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00100ff3fffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80100ff3fffff0000ff0000)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dsetp.toml:94; form at isa-spec/spec/ops/alu/dsetp.toml:78).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dsetp.toml:95; form at isa-spec/spec/ops/alu/dsetp.toml:79).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -531,9 +531,9 @@ impl OpDsetp {
             cmp,
             setop,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00100ff3fffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80100ff3fffff0000ff0000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:103 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:105 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -555,14 +555,14 @@ impl OpDsetp {
             setop,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dsetp.toml:103; form at isa-spec/spec/ops/alu/dsetp.toml:78).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dsetp.toml:105; form at isa-spec/spec/ops/alu/dsetp.toml:79).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00100ff0000000000ff0000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dsetp.toml:103; form at isa-spec/spec/ops/alu/dsetp.toml:78).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dsetp.toml:105; form at isa-spec/spec/ops/alu/dsetp.toml:79).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -571,7 +571,7 @@ impl OpDsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00100ff3fffff0000ff0000)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dsetp.toml:109; form at isa-spec/spec/ops/alu/dsetp.toml:78).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:79).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -597,7 +597,7 @@ impl OpDsetp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00100ff3fffff0000ff0000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:114 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:117 read alike; each sets the others.
     #[inline(always)]
     fn fields_e4(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -619,7 +619,7 @@ impl OpDsetp {
             setop,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dsetp.toml:114; form at isa-spec/spec/ops/alu/dsetp.toml:120).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dsetp.toml:117; form at isa-spec/spec/ops/alu/dsetp.toml:123).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -628,7 +628,7 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x807ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dsetp.toml:114; form at isa-spec/spec/ops/alu/dsetp.toml:120).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dsetp.toml:117; form at isa-spec/spec/ops/alu/dsetp.toml:123).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -644,7 +644,7 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dsetp.toml:114; form at isa-spec/spec/ops/alu/dsetp.toml:120).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dsetp.toml:117; form at isa-spec/spec/ops/alu/dsetp.toml:123).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -653,7 +653,7 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:137 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:140 read alike; each sets the others.
     #[inline(always)]
     fn fields_e5(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -675,7 +675,7 @@ impl OpDsetp {
             setop,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dsetp.toml:137; form at isa-spec/spec/ops/alu/dsetp.toml:120).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dsetp.toml:140; form at isa-spec/spec/ops/alu/dsetp.toml:123).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e5(w, sm)?;
@@ -684,7 +684,7 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x807ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dsetp.toml:137; form at isa-spec/spec/ops/alu/dsetp.toml:120).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dsetp.toml:140; form at isa-spec/spec/ops/alu/dsetp.toml:123).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e5(w, sm)?;
@@ -700,7 +700,7 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dsetp.toml:137; form at isa-spec/spec/ops/alu/dsetp.toml:120).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dsetp.toml:140; form at isa-spec/spec/ops/alu/dsetp.toml:123).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e5(w, sm)?;
@@ -748,7 +748,16 @@ impl OpDsetp {
                 ("b", &[0, 0, 0, 19, 0, 0, 0, 18, 0, 0, 0, 0, 0]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0, 0, 0x80000000000000000000000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ][f as usize]
+                },
+            );
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

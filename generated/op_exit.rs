@@ -44,13 +44,13 @@ impl OpExit {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x94d | (c.raw & 0x1fff00fffffffffffffffff0000);
+        let mut w: u128 = 0x94d | (c.raw & 0x1fff80fffffffffffffffff0000);
         w |= u128::from(self.keeprefcount) << 84;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/exit.toml:40; form at isa-spec/spec/ops/control/exit.toml:40).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/exit.toml:41; form at isa-spec/spec/ops/control/exit.toml:41).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "cond", self.cond == Src::PT, sm)?;
@@ -70,9 +70,9 @@ impl OpExit {
             .with_not(bit(w, 90));
         let keeprefcount: bool = bit(w, 84);
         let o = Self { cond, keeprefcount };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00fffffffffffffffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80fffffffffffffffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/exit.toml:40; form at isa-spec/spec/ops/control/exit.toml:40).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/exit.toml:41; form at isa-spec/spec/ops/control/exit.toml:41).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond: Src = Src::PT;

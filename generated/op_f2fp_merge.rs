@@ -72,36 +72,36 @@ impl OpF2fpMerge {
         w |= code_of(&[0, 3], self.rnd.index()) << 79;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:79).
+    /// Form `rrr` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:80).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4000000000000000023e
-            | (c.raw & 0x1fff10000007fffff00ff000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff7fc0600ffffff00ff000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:79).
+    /// Form `rir` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:80).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4000000000000000083e
-            | (c.raw & 0x1fff100000000000000ff000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff7fc060000000000ff000000) | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:79).
+    /// Form `rcr` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:80).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x40000000000000000a3e
-            | (c.raw & 0x1fff1000000780000ffff000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff7fc0600f80000ffff000000) | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:79).
+    /// Form `rur` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:80).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80040000000000000000c3e
-            | (c.raw & 0x1fff10000007fffff00ff000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff7fc0600ffffff00ff000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -132,33 +132,33 @@ impl OpF2fpMerge {
             csel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:79).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:80).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff10000007fffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc0600ffffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:79).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:80).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff100000000000000ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc060000000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:79).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:80).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff1000000780000ffff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc0600f80000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:79).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:80).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff10000007fffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc0600ffffff00ff000000)))
     }
     /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp_merge.toml:64); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -70,27 +70,27 @@ impl OpF2fpPack4 {
         w |= u128::from(self.relu) << 75;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:56).
+    /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:57).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4207000000000000000023e
-            | (c.raw & 0x1fff10001007fffff0000000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff1100100ffffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:56).
+    /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:57).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4207000000000000000083e
-            | (c.raw & 0x1fff10001000000000000000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff11001000000000000000000) | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:56).
+    /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:57).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xc2070000000000000000c3e
-            | (c.raw & 0x1fff10001007fffff0000000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff1100100ffffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -113,26 +113,26 @@ impl OpF2fpPack4 {
             form,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:56).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:57).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff10001007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff1100100ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:56).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:57).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff10001000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff11001000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:56).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:57).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff10001007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff1100100ffffff0000000000)))
     }
     /// Parse one tokenized line of syntax `F2FP.SATFINITE` (isa-spec/spec/ops/alu/f2fp_pack4.toml:41); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

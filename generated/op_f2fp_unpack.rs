@@ -202,7 +202,7 @@ impl OpF2fpUnpack {
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x2000000000000000000023e
-            | (c.raw & 0x1fff00001ffffffff00ff000000) | self.encode_e1(sm, c)?;
+            | (c.raw & 0x1fff01001ffffffff00ff000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -210,7 +210,7 @@ impl OpF2fpUnpack {
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x2000000000000000000083e
-            | (c.raw & 0x1fff00001ff00000000ff000000) | self.encode_e1(sm, c)?;
+            | (c.raw & 0x1fff01001ff00000000ff000000) | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -218,7 +218,7 @@ impl OpF2fpUnpack {
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa0000000000000000000c3e
-            | (c.raw & 0x1fff00001ffffffff00ff000000) | self.encode_e1(sm, c)?;
+            | (c.raw & 0x1fff01001ffffffff00ff000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -330,7 +330,7 @@ impl OpF2fpUnpack {
         if !o.legal_f4(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00001ffffffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01001ffffffff00ff000000)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:157; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:130).
     #[inline(always)]
@@ -340,7 +340,7 @@ impl OpF2fpUnpack {
         if !o.legal_f4(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00001ff00000000ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01001ff00000000ff000000)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:157; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:130).
     #[inline(always)]
@@ -350,7 +350,7 @@ impl OpF2fpUnpack {
         if !o.legal_f4(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00001ffffffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01001ffffffff00ff000000)))
     }
     /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp_unpack.toml:70); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -111,7 +111,7 @@ impl OpF2fpUnpack4 {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x2000000000000000000023e
-            | (c.raw & 0x1fff00000ffffffff00ff000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff01000ffffffff00ff000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -119,7 +119,7 @@ impl OpF2fpUnpack4 {
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x2000000000000000000083e
-            | (c.raw & 0x1fff00000ff00000000ff000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff01000ff00000000ff000000) | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -127,7 +127,7 @@ impl OpF2fpUnpack4 {
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa0000000000000000000c3e
-            | (c.raw & 0x1fff00000ffffffff00ff000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff01000ffffffff00ff000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -166,7 +166,7 @@ impl OpF2fpUnpack4 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000ffffffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01000ffffffff00ff000000)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:66).
     #[inline(always)]
@@ -176,7 +176,7 @@ impl OpF2fpUnpack4 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000ff00000000ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01000ff00000000ff000000)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:66).
     #[inline(always)]
@@ -186,7 +186,7 @@ impl OpF2fpUnpack4 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000ffffffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01000ffffffff00ff000000)))
     }
     /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp_unpack4.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

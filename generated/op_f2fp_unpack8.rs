@@ -158,7 +158,7 @@ impl OpF2fpUnpack8 {
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4000200000000000000023e
-            | (c.raw & 0x1fff10000007fffff00ff000000) | self.encode_e1(sm, c)?;
+            | (c.raw & 0x1fff1100000ffffff00ff000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -166,7 +166,7 @@ impl OpF2fpUnpack8 {
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4000200000000000000083e
-            | (c.raw & 0x1fff100000000000000ff000000) | self.encode_e1(sm, c)?;
+            | (c.raw & 0x1fff110000000000000ff000000) | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -174,7 +174,7 @@ impl OpF2fpUnpack8 {
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xc0002000000000000000c3e
-            | (c.raw & 0x1fff10000007fffff00ff000000) | self.encode_e1(sm, c)?;
+            | (c.raw & 0x1fff1100000ffffff00ff000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -280,21 +280,21 @@ impl OpF2fpUnpack8 {
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff10000007fffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff1100000ffffff00ff000000)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:124; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:89).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff100000000000000ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff110000000000000ff000000)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:124; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:89).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff10000007fffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff1100000ffffff00ff000000)))
     }
     /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp_unpack8.toml:73); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -54,12 +54,12 @@ impl OpFadd {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:55; form at isa-spec/spec/ops/alu/fadd.toml:69).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:55; form at isa-spec/spec/ops/alu/fadd.toml:71).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x221 | (c.raw & 0x1fff7fc1cff3fffff0000000000);
+        let mut w: u128 = 0x221 | (c.raw & 0x1fffffe1cff3fffff0000000000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -72,7 +72,7 @@ impl OpFadd {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:64 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:65 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -86,20 +86,20 @@ impl OpFadd {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:64; form at isa-spec/spec/ops/alu/fadd.toml:69).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:65; form at isa-spec/spec/ops/alu/fadd.toml:71).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x421 | (c.raw & 0x1fff7fc1cff0000000000000000)
+        let mut w: u128 = 0x421 | (c.raw & 0x1fffffe1cff0000000000000000)
             | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fadd.toml:64; form at isa-spec/spec/ops/alu/fadd.toml:69).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fadd.toml:65; form at isa-spec/spec/ops/alu/fadd.toml:71).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x621 | (c.raw & 0x1fff7fc1cff380000ff00000000)
+        let mut w: u128 = 0x621 | (c.raw & 0x1fffffe1cff380000ff00000000)
             | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -107,18 +107,18 @@ impl OpFadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:64; form at isa-spec/spec/ops/alu/fadd.toml:69).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:65; form at isa-spec/spec/ops/alu/fadd.toml:71).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e21
-            | (c.raw & 0x1fff7fc1cff3fffff0000000000) | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0xe21 | (c.raw & 0x1fffffe1cff3fffff0000000000)
+            | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:81 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:83 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -135,7 +135,7 @@ impl OpFadd {
         w |= u128::from(self.sat) << 50;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:81; form at isa-spec/spec/ops/alu/fadd.toml:87).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:83; form at isa-spec/spec/ops/alu/fadd.toml:89).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c58000000000000 | (c.raw & 0xe7ff0000000)
@@ -143,7 +143,7 @@ impl OpFadd {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:81; form at isa-spec/spec/ops/alu/fadd.toml:87).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:83; form at isa-spec/spec/ops/alu/fadd.toml:89).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3858000000000000 | (c.raw & 0xe0000000000)
@@ -155,7 +155,7 @@ impl OpFadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:81; form at isa-spec/spec/ops/alu/fadd.toml:87).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:83; form at isa-spec/spec/ops/alu/fadd.toml:89).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c58000000000000 | (c.raw & 0xe0000000000)
@@ -164,7 +164,7 @@ impl OpFadd {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fadd.toml:55; form at isa-spec/spec/ops/alu/fadd.toml:69).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fadd.toml:55; form at isa-spec/spec/ops/alu/fadd.toml:71).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -178,9 +178,9 @@ impl OpFadd {
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
         let o = Self { d, a, b, ftz, rnd, sat };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc1cff3fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:64 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:65 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -199,32 +199,32 @@ impl OpFadd {
             sat,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/fadd.toml:64; form at isa-spec/spec/ops/alu/fadd.toml:69).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/fadd.toml:65; form at isa-spec/spec/ops/alu/fadd.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc1cff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1cff0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/fadd.toml:64; form at isa-spec/spec/ops/alu/fadd.toml:69).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/fadd.toml:65; form at isa-spec/spec/ops/alu/fadd.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc1cff380000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1cff380000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/fadd.toml:64; form at isa-spec/spec/ops/alu/fadd.toml:69).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/fadd.toml:65; form at isa-spec/spec/ops/alu/fadd.toml:71).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc1cff3fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:81 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:83 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -243,7 +243,7 @@ impl OpFadd {
             sat,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fadd.toml:81; form at isa-spec/spec/ops/alu/fadd.toml:87).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fadd.toml:83; form at isa-spec/spec/ops/alu/fadd.toml:89).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -252,7 +252,7 @@ impl OpFadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xe7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fadd.toml:81; form at isa-spec/spec/ops/alu/fadd.toml:87).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fadd.toml:83; form at isa-spec/spec/ops/alu/fadd.toml:89).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -268,7 +268,7 @@ impl OpFadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xe0000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fadd.toml:81; form at isa-spec/spec/ops/alu/fadd.toml:87).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fadd.toml:83; form at isa-spec/spec/ops/alu/fadd.toml:89).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -299,7 +299,9 @@ impl OpFadd {
             form,
             &[("a", &[17, 17, 17, 17, 17, 17, 17]), ("b", &[19, 0, 0, 0, 19, 0, 0])],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

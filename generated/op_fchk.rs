@@ -59,31 +59,31 @@ impl OpFchk {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:58).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:59).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x302 | (c.raw & 0x1fff7f1fcff3fffff0000ff0000)
+        let mut w: u128 = 0x302 | (c.raw & 0x1fffff1fcff3fffff0000ff0000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:58).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:59).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x902 | (c.raw & 0x1fff7f1fcff0000000000ff0000)
+        let mut w: u128 = 0x902 | (c.raw & 0x1fffff1fcff0000000000ff0000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:58).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:59).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xb02 | (c.raw & 0x1fff7f1fcff380000ff00ff0000)
+        let mut w: u128 = 0xb02 | (c.raw & 0x1fffff1fcff380000ff00ff0000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -91,18 +91,18 @@ impl OpFchk {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:58).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:59).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000d02
-            | (c.raw & 0x1fff7f1fcff3fffff0000ff0000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xd02 | (c.raw & 0x1fffff1fcff3fffff0000ff0000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fchk.toml:68 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fchk.toml:69 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpFchk {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:68; form at isa-spec/spec/ops/alu/fchk.toml:72).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:69; form at isa-spec/spec/ops/alu/fchk.toml:73).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c88000000000000 | (c.raw & 0x4807ff00000c7)
@@ -124,7 +124,7 @@ impl OpFchk {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:68; form at isa-spec/spec/ops/alu/fchk.toml:72).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:69; form at isa-spec/spec/ops/alu/fchk.toml:73).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3888000000000000 | (c.raw & 0x48000000000c7)
@@ -136,7 +136,7 @@ impl OpFchk {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:68; form at isa-spec/spec/ops/alu/fchk.toml:72).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:69; form at isa-spec/spec/ops/alu/fchk.toml:73).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c88000000000000 | (c.raw & 0x48000000000c7)
@@ -145,7 +145,7 @@ impl OpFchk {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:58).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:59).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -156,9 +156,9 @@ impl OpFchk {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let o = Self { pd, a, b };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1fcff3fffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1fcff3fffff0000ff0000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:58).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:59).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -167,9 +167,9 @@ impl OpFchk {
             .with_abs(bit(w, 73));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let o = Self { pd, a, b };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1fcff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1fcff0000000000ff0000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:58).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:59).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -180,9 +180,9 @@ impl OpFchk {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let o = Self { pd, a, b };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1fcff380000ff00ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1fcff380000ff00ff0000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:58).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:59).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -193,9 +193,9 @@ impl OpFchk {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let o = Self { pd, a, b };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1fcff3fffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1fcff3fffff0000ff0000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fchk.toml:68; form at isa-spec/spec/ops/alu/fchk.toml:72).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fchk.toml:69; form at isa-spec/spec/ops/alu/fchk.toml:73).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -208,7 +208,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4807ff00000c7)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fchk.toml:68; form at isa-spec/spec/ops/alu/fchk.toml:72).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fchk.toml:69; form at isa-spec/spec/ops/alu/fchk.toml:73).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -228,7 +228,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x48000000000c7)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fchk.toml:68; form at isa-spec/spec/ops/alu/fchk.toml:72).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fchk.toml:69; form at isa-spec/spec/ops/alu/fchk.toml:73).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -266,7 +266,9 @@ impl OpFchk {
             form,
             &[("a", &[0, 0, 0, 0, 17, 17, 17]), ("b", &[0, 0, 0, 0, 18, 0, 0])],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     /// Parse syntax `FCHK.DIVIDE` (isa-spec/spec/ops/alu/fchk.toml:47).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -286,7 +288,9 @@ impl OpFchk {
             form,
             &[("a", &[0, 0, 0, 0, 17, 17, 17]), ("b", &[0, 0, 0, 0, 18, 0, 0])],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -75,12 +75,12 @@ impl OpFfma {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:61).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x223 | (c.raw & 0x1fff7fc00003fffff0000000000)
+        let mut w: u128 = 0x223 | (c.raw & 0x1fffffe00003fffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -90,12 +90,12 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:61).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x823 | (c.raw & 0x1fff7fc00000000000000000000)
+        let mut w: u128 = 0x823 | (c.raw & 0x1fffffe00000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
@@ -103,12 +103,12 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:61).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa23 | (c.raw & 0x1fff7fc0000380000ff00000000)
+        let mut w: u128 = 0xa23 | (c.raw & 0x1fffffe0000380000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -119,13 +119,13 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:61).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c23
-            | (c.raw & 0x1fff7fc00003fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc23 | (c.raw & 0x1fffffe00003fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -134,12 +134,12 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:61).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x423 | (c.raw & 0x1fff7fc00000000000000000000)
+        let mut w: u128 = 0x423 | (c.raw & 0x1fffffe00000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
@@ -147,12 +147,12 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:61).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x623 | (c.raw & 0x1fff7fc0000380000ff00000000)
+        let mut w: u128 = 0x623 | (c.raw & 0x1fffffe0000380000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
@@ -163,13 +163,13 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:61).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e23
-            | (c.raw & 0x1fff7fc00003fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xe23 | (c.raw & 0x1fffffe00003fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
@@ -178,7 +178,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/ffma.toml:72 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ffma.toml:73 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -194,7 +194,7 @@ impl OpFfma {
         w |= u128::from(self.ftz) << 53;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:72; form at isa-spec/spec/ops/alu/ffma.toml:76).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:73; form at isa-spec/spec/ops/alu/ffma.toml:77).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5980000000000000 | (c.raw & 0x7ff0000000)
@@ -203,7 +203,7 @@ impl OpFfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:72; form at isa-spec/spec/ops/alu/ffma.toml:76).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:73; form at isa-spec/spec/ops/alu/ffma.toml:77).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3280000000000000 | self.encode_e1(sm, c)?;
@@ -215,7 +215,7 @@ impl OpFfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:72; form at isa-spec/spec/ops/alu/ffma.toml:76).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:73; form at isa-spec/spec/ops/alu/ffma.toml:77).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4980000000000000 | self.encode_e1(sm, c)?;
@@ -224,7 +224,7 @@ impl OpFfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:72; form at isa-spec/spec/ops/alu/ffma.toml:76).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:73; form at isa-spec/spec/ops/alu/ffma.toml:77).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5180000000000000 | self.encode_e1(sm, c)?;
@@ -253,7 +253,7 @@ impl OpFfma {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:61).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -263,9 +263,9 @@ impl OpFfma {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc00003fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00003fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:61).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -273,9 +273,9 @@ impl OpFfma {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc00000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:61).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -285,9 +285,9 @@ impl OpFfma {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc0000380000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe0000380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:61).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -297,9 +297,9 @@ impl OpFfma {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc00003fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00003fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:61).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -307,9 +307,9 @@ impl OpFfma {
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc00000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:61).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -319,9 +319,9 @@ impl OpFfma {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc0000380000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe0000380000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:61).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -331,9 +331,9 @@ impl OpFfma {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc00003fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00003fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ffma.toml:72 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ffma.toml:73 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -351,7 +351,7 @@ impl OpFfma {
             sat,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/ffma.toml:72; form at isa-spec/spec/ops/alu/ffma.toml:76).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/ffma.toml:73; form at isa-spec/spec/ops/alu/ffma.toml:77).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -361,7 +361,7 @@ impl OpFfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/ffma.toml:72; form at isa-spec/spec/ops/alu/ffma.toml:76).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/ffma.toml:73; form at isa-spec/spec/ops/alu/ffma.toml:77).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -378,7 +378,7 @@ impl OpFfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/ffma.toml:72; form at isa-spec/spec/ops/alu/ffma.toml:76).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/ffma.toml:73; form at isa-spec/spec/ops/alu/ffma.toml:77).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -387,7 +387,7 @@ impl OpFfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/ffma.toml:72; form at isa-spec/spec/ops/alu/ffma.toml:76).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/ffma.toml:73; form at isa-spec/spec/ops/alu/ffma.toml:77).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -423,7 +423,17 @@ impl OpFfma {
                 ("c", &[19, 19, 19, 19, 0, 0, 0, 19, 19, 19, 0]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0, 0, 0, 0x80000000000000000000000, 0, 0,
+                        0x80000000000000000000000, 0, 0, 0, 0,
+                    ][f as usize]
+                },
+            );
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

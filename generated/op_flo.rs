@@ -64,47 +64,47 @@ impl OpFlo {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:53).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:54).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x300 | (c.raw & 0x1fff7f1f9ff7fffff00ff000000)
+        let mut w: u128 = 0x300 | (c.raw & 0x1fffff1f9ff7fffff00ff000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:53).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:54).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x900 | (c.raw & 0x1fff7f1f9ff00000000ff000000)
+        let mut w: u128 = 0x900 | (c.raw & 0x1fffff1f9ff00000000ff000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:53).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:54).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0xb00 | (c.raw & 0x1fff7f1f9ff780000ffff000000)
+        let mut w: u128 = 0xb00 | (c.raw & 0x1fffff1f9ff780000ffff000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:53).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:54).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80000000000000000000d00
-            | (c.raw & 0x1fff7f1f9ff7fffff00ff000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xd00 | (c.raw & 0x1fffff1f9ff7fffff00ff000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/flo.toml:74 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/flo.toml:75 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
@@ -114,7 +114,7 @@ impl OpFlo {
         w |= (self.ty.index() as u128) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:74; form at isa-spec/spec/ops/alu/flo.toml:80).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:75; form at isa-spec/spec/ops/alu/flo.toml:81).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -124,7 +124,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:74; form at isa-spec/spec/ops/alu/flo.toml:80).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:75; form at isa-spec/spec/ops/alu/flo.toml:81).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -137,7 +137,7 @@ impl OpFlo {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:74; form at isa-spec/spec/ops/alu/flo.toml:80).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:75; form at isa-spec/spec/ops/alu/flo.toml:81).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -157,36 +157,36 @@ impl OpFlo {
         let sh: bool = bit(w, 74);
         Some(Self { pd, d, b: Src::RZ, ty, sh })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:53).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:54).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_not(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f9ff7fffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f9ff7fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:53).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:54).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f9ff00000000ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f9ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:53).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:54).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f9ff780000ffff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f9ff780000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:53).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:54).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f9ff7fffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f9ff7fffff00ff000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/flo.toml:74 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/flo.toml:75 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let pd: Reg = Reg::PT;
@@ -195,7 +195,7 @@ impl OpFlo {
         let sh: bool = bit(w, 41);
         Some(Self { pd, d, b: Src::RZ, ty, sh })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/flo.toml:74; form at isa-spec/spec/ops/alu/flo.toml:80).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/flo.toml:75; form at isa-spec/spec/ops/alu/flo.toml:81).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -203,7 +203,7 @@ impl OpFlo {
             .with_not(bit(w, 40));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x67cfff000ff00)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/flo.toml:74; form at isa-spec/spec/ops/alu/flo.toml:80).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/flo.toml:75; form at isa-spec/spec/ops/alu/flo.toml:81).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -212,7 +212,7 @@ impl OpFlo {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x67c800000ff00)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/flo.toml:74; form at isa-spec/spec/ops/alu/flo.toml:80).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/flo.toml:75; form at isa-spec/spec/ops/alu/flo.toml:81).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -244,7 +244,10 @@ impl OpFlo {
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
         asm_try!(at.finish(& ["d", "pd", "b"]));
         let op = Self { pd, d, b, ty, sh };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
+        parsed(op, line, 0, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -82,31 +82,31 @@ impl OpFmnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x209 | (c.raw & 0x1fff07efcff3fffff0000000000)
+        let mut w: u128 = 0x209 | (c.raw & 0x1fff87efcff3fffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x809 | (c.raw & 0x1fff07efcff0000000000000000)
+        let mut w: u128 = 0x809 | (c.raw & 0x1fff87efcff0000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa09 | (c.raw & 0x1fff07efcff380000ff00000000)
+        let mut w: u128 = 0xa09 | (c.raw & 0x1fff87efcff380000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -114,18 +114,18 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75] (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rur` on SM [75] (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c09
-            | (c.raw & 0x1fff07efcff3fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc09 | (c.raw & 0x1fff87efcff3fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:77 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:78 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -142,7 +142,7 @@ impl OpFmnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:77; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:78; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -153,7 +153,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:77; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:78; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -162,7 +162,7 @@ impl OpFmnmx {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:77; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:78; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -174,7 +174,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:77; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:78; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -185,7 +185,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:87 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:88 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -202,31 +202,31 @@ impl OpFmnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:87; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:88; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x209 | (c.raw & 0x1fff078fcfd3fffff0000000000)
+        let mut w: u128 = 0x209 | (c.raw & 0x1fff078fcff3fffff0000000000)
             | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:87; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:88; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x809 | (c.raw & 0x1fff078fcfd0000000000000000)
+        let mut w: u128 = 0x809 | (c.raw & 0x1fff078fcff0000000000000000)
             | self.encode_e2(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fmnmx.toml:87; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rcr` on SM [86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fmnmx.toml:88; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa09 | (c.raw & 0x1fff078fcfd380000ff00000000)
+        let mut w: u128 = 0xa09 | (c.raw & 0x1fff078fcff380000ff00000000)
             | self.encode_e2(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -234,18 +234,18 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:87; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:88; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000c09
-            | (c.raw & 0x1fff078fcfd3fffff0000000000) | self.encode_e2(sm, c)?;
+            | (c.raw & 0x1fff078fcff3fffff0000000000) | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:94 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:96 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -265,7 +265,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:94; form at isa-spec/spec/ops/alu/fmnmx.toml:98).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:96; form at isa-spec/spec/ops/alu/fmnmx.toml:100).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c60000000000000 | (c.raw & 0x4087ff0000000)
@@ -273,7 +273,7 @@ impl OpFmnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:94; form at isa-spec/spec/ops/alu/fmnmx.toml:98).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:96; form at isa-spec/spec/ops/alu/fmnmx.toml:100).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3860000000000000 | (c.raw & 0x4080000000000)
@@ -285,7 +285,7 @@ impl OpFmnmx {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:94; form at isa-spec/spec/ops/alu/fmnmx.toml:98).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:96; form at isa-spec/spec/ops/alu/fmnmx.toml:100).
     #[inline(always)]
     fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c60000000000000 | (c.raw & 0x4080000000000)
@@ -316,41 +316,41 @@ impl OpFmnmx {
             xorsign,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07efcff3fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87efcff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07efcff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87efcff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07efcff380000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87efcff380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07efcff3fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87efcff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:77 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:78 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -372,7 +372,7 @@ impl OpFmnmx {
             xorsign,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:77; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:78; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -381,14 +381,14 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07cfcff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:77; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:78; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07cfcff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:77; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:78; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -397,7 +397,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07cfcff380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:77; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:78; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -406,7 +406,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07cfcff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:87 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:88 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -428,41 +428,41 @@ impl OpFmnmx {
             xorsign,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:87; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:88; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff078fcfd3fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff078fcff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:87; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:88; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff078fcfd0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff078fcff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:87; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:88; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff078fcfd380000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff078fcff380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:87; form at isa-spec/spec/ops/alu/fmnmx.toml:65).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:88; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff078fcfd3fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff078fcff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:94 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:96 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -484,7 +484,7 @@ impl OpFmnmx {
             xorsign,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:94; form at isa-spec/spec/ops/alu/fmnmx.toml:98).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:96; form at isa-spec/spec/ops/alu/fmnmx.toml:100).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -493,7 +493,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4087ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:94; form at isa-spec/spec/ops/alu/fmnmx.toml:98).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:96; form at isa-spec/spec/ops/alu/fmnmx.toml:100).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -509,7 +509,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4080000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:94; form at isa-spec/spec/ops/alu/fmnmx.toml:98).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:96; form at isa-spec/spec/ops/alu/fmnmx.toml:100).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -552,7 +552,17 @@ impl OpFmnmx {
                 ("b", &[18, 0, 0, 0, 18, 0, 0, 0, 18, 0, 0, 0, 18, 0, 0]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0, 0, 0, 0x80000000000000000000000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                        0,
+                    ][f as usize]
+                },
+            );
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

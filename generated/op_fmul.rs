@@ -68,50 +68,50 @@ impl OpFmul {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:56).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:57).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x4000000000000000000220
-            | (c.raw & 0x1fff78e0cff3fffff0000000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1ffff8e0cff3fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:56).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:57).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x4000000000000000000820
-            | (c.raw & 0x1fff78e0cff0000000000000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1ffff8e0cff0000000000000000) | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:56).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:57).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x4000000000000000000a20
-            | (c.raw & 0x1fff78e0cff380000ff00000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1ffff8e0cff380000ff00000000) | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:56).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:57).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x84000000000000000000c20
-            | (c.raw & 0x1fff78e0cff3fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x4000000000000000000c20
+            | (c.raw & 0x1ffff8e0cff3fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmul.toml:70 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmul.toml:71 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -125,7 +125,7 @@ impl OpFmul {
         w |= u128::from(self.sat) << 50;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:70; form at isa-spec/spec/ops/alu/fmul.toml:74).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:71; form at isa-spec/spec/ops/alu/fmul.toml:75).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c68000000000000 | (c.raw & 0x2407ff0000000)
@@ -133,7 +133,7 @@ impl OpFmul {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:70; form at isa-spec/spec/ops/alu/fmul.toml:74).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:71; form at isa-spec/spec/ops/alu/fmul.toml:75).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3868000000000000 | (c.raw & 0x2400000000000)
@@ -145,7 +145,7 @@ impl OpFmul {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:70; form at isa-spec/spec/ops/alu/fmul.toml:74).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:71; form at isa-spec/spec/ops/alu/fmul.toml:75).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c68000000000000 | (c.raw & 0x2400000000000)
@@ -173,41 +173,41 @@ impl OpFmul {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:56).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:57).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e0cff3fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e0cff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:56).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:57).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e0cff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e0cff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:56).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:57).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e0cff380000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e0cff380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:56).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:57).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e0cff3fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e0cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmul.toml:70 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmul.toml:71 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -224,7 +224,7 @@ impl OpFmul {
             sat,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fmul.toml:70; form at isa-spec/spec/ops/alu/fmul.toml:74).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fmul.toml:71; form at isa-spec/spec/ops/alu/fmul.toml:75).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -232,7 +232,7 @@ impl OpFmul {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2407ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fmul.toml:70; form at isa-spec/spec/ops/alu/fmul.toml:74).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fmul.toml:71; form at isa-spec/spec/ops/alu/fmul.toml:75).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -247,7 +247,7 @@ impl OpFmul {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2400000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fmul.toml:70; form at isa-spec/spec/ops/alu/fmul.toml:74).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fmul.toml:71; form at isa-spec/spec/ops/alu/fmul.toml:75).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -276,7 +276,9 @@ impl OpFmul {
             form,
             &[("a", &[17, 17, 17, 17, 17, 17, 17]), ("b", &[18, 0, 0, 0, 18, 0, 0])],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -80,31 +80,31 @@ impl OpFset {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:111).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:112).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x20a | (c.raw & 0x1fff07e00ff3fffff0000000000)
+        let mut w: u128 = 0x20a | (c.raw & 0x1fff87e00ff3fffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:111).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:112).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80a | (c.raw & 0x1fff07e00ff0000000000000000)
+        let mut w: u128 = 0x80a | (c.raw & 0x1fff87e00ff0000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:111).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:112).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa0a | (c.raw & 0x1fff07e00ff380000ff00000000)
+        let mut w: u128 = 0xa0a | (c.raw & 0x1fff87e00ff380000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -112,18 +112,18 @@ impl OpFset {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:111).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:112).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c0a
-            | (c.raw & 0x1fff07e00ff3fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc0a | (c.raw & 0x1fff87e00ff3fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fset.toml:123 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fset.toml:124 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -145,7 +145,7 @@ impl OpFset {
         w |= u128::from(self.ftz) << 55;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:123; form at isa-spec/spec/ops/alu/fset.toml:127).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:124; form at isa-spec/spec/ops/alu/fset.toml:128).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5800000000000000 | (c.raw & 0x7ff0000000)
@@ -153,7 +153,7 @@ impl OpFset {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:123; form at isa-spec/spec/ops/alu/fset.toml:127).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:124; form at isa-spec/spec/ops/alu/fset.toml:128).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3000000000000000 | self.encode_e1(sm, c)?;
@@ -164,7 +164,7 @@ impl OpFset {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:123; form at isa-spec/spec/ops/alu/fset.toml:127).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:124; form at isa-spec/spec/ops/alu/fset.toml:128).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4800000000000000 | self.encode_e1(sm, c)?;
@@ -198,41 +198,41 @@ impl OpFset {
             cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:111).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:112).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e00ff3fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e00ff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:111).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:112).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e00ff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e00ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:111).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:112).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e00ff380000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e00ff380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:111).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:112).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e00ff3fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e00ff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fset.toml:123 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fset.toml:124 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -258,7 +258,7 @@ impl OpFset {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fset.toml:123; form at isa-spec/spec/ops/alu/fset.toml:127).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fset.toml:124; form at isa-spec/spec/ops/alu/fset.toml:128).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -267,7 +267,7 @@ impl OpFset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fset.toml:123; form at isa-spec/spec/ops/alu/fset.toml:127).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fset.toml:124; form at isa-spec/spec/ops/alu/fset.toml:128).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -283,7 +283,7 @@ impl OpFset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fset.toml:123; form at isa-spec/spec/ops/alu/fset.toml:127).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fset.toml:124; form at isa-spec/spec/ops/alu/fset.toml:128).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -356,7 +356,9 @@ impl OpFset {
             form,
             &[("a", &[17, 17, 17, 17, 17, 17, 17]), ("b", &[18, 0, 0, 0, 18, 0, 0])],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     /// Parse syntax `FSET.BF` (isa-spec/spec/ops/alu/fset.toml:79).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -396,7 +398,9 @@ impl OpFset {
             form,
             &[("a", &[17, 17, 17, 17, 17, 17, 17]), ("b", &[18, 0, 0, 0, 18, 0, 0])],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => match family_of(sm) { Some(Family::Sm70) => true, _ => true });
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -80,31 +80,31 @@ impl OpFsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:73).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:74).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x20b | (c.raw & 0x1fff00000ff3fffff0000ff0000)
+        let mut w: u128 = 0x20b | (c.raw & 0x1fff80000ff3fffff0000ff0000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:73).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:74).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80b | (c.raw & 0x1fff00000ff0000000000ff0000)
+        let mut w: u128 = 0x80b | (c.raw & 0x1fff80000ff0000000000ff0000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:73).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:74).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa0b | (c.raw & 0x1fff00000ff380000ff00ff0000)
+        let mut w: u128 = 0xa0b | (c.raw & 0x1fff80000ff380000ff00ff0000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -112,18 +112,18 @@ impl OpFsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:73).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:74).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c0b
-            | (c.raw & 0x1fff00000ff3fffff0000ff0000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc0b | (c.raw & 0x1fff80000ff3fffff0000ff0000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fsetp.toml:86 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fsetp.toml:87 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -144,7 +144,7 @@ impl OpFsetp {
         w |= u128::from(self.a.abs) << 7;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:86; form at isa-spec/spec/ops/alu/fsetp.toml:90).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:87; form at isa-spec/spec/ops/alu/fsetp.toml:91).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5bb0000000000000 | (c.raw & 0x7ff0000000)
@@ -152,7 +152,7 @@ impl OpFsetp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:86; form at isa-spec/spec/ops/alu/fsetp.toml:90).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:87; form at isa-spec/spec/ops/alu/fsetp.toml:91).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x36b0000000000000 | self.encode_e1(sm, c)?;
@@ -163,7 +163,7 @@ impl OpFsetp {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:86; form at isa-spec/spec/ops/alu/fsetp.toml:90).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:87; form at isa-spec/spec/ops/alu/fsetp.toml:91).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4bb0000000000000 | self.encode_e1(sm, c)?;
@@ -195,41 +195,41 @@ impl OpFsetp {
             setop,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:73).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:74).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000ff3fffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80000ff3fffff0000ff0000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:73).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:74).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000ff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80000ff0000000000ff0000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:73).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:74).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000ff380000ff00ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80000ff380000ff00ff0000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:73).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:74).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000ff3fffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80000ff3fffff0000ff0000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fsetp.toml:86 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fsetp.toml:87 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -253,7 +253,7 @@ impl OpFsetp {
             setop,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fsetp.toml:86; form at isa-spec/spec/ops/alu/fsetp.toml:90).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fsetp.toml:87; form at isa-spec/spec/ops/alu/fsetp.toml:91).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -262,7 +262,7 @@ impl OpFsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fsetp.toml:86; form at isa-spec/spec/ops/alu/fsetp.toml:90).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fsetp.toml:87; form at isa-spec/spec/ops/alu/fsetp.toml:91).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -278,7 +278,7 @@ impl OpFsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fsetp.toml:86; form at isa-spec/spec/ops/alu/fsetp.toml:90).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fsetp.toml:87; form at isa-spec/spec/ops/alu/fsetp.toml:91).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -325,7 +325,9 @@ impl OpFsetp {
             form,
             &[("a", &[17, 17, 17, 17, 17, 17, 17]), ("b", &[18, 0, 0, 0, 18, 0, 0])],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -54,7 +54,7 @@ impl OpFswzadd {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x822 | (c.raw & 0x1fff7fe1f00ffffff0000000000);
+        let mut w: u128 = 0x822 | (c.raw & 0x1fffffe1f00ffffff0000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit(Self::NAME, "lanes", self.lanes as u128, 8u32)? << 32;
@@ -83,7 +83,7 @@ impl OpFswzadd {
             rnd,
             ndv,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe1f00ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1f00ffffff0000000000)))
     }
     /// Parse one tokenized line of syntax `FSWZADD` (isa-spec/spec/ops/alu/fswzadd.toml:53); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

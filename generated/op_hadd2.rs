@@ -171,12 +171,12 @@ impl OpHadd2 {
     pub fn legal_f8(&self, sm: u32) -> bool {
         ((matches!(self.fmt, Hfmt::F16 | Hfmt::Bf16)))
     }
-    /// Form `rrr` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:68; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rrr` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:68; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x230 | (c.raw & 0x1fff7fe90ff0fffff0000000000);
+        let mut w: u128 = 0x230 | (c.raw & 0x1fffffe90ff0fffff0000000000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -191,7 +191,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:82 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:83 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -206,21 +206,21 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:82; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rri` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:83; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x430 | (c.raw & 0x1fff7fe90ff0000000000000000)
+        let mut w: u128 = 0x430 | (c.raw & 0x1fffffe90ff0000000000000000)
             | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:82; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rrc` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:83; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x630 | (c.raw & 0x1fff7fe90ff080000ff00000000)
+        let mut w: u128 = 0x630 | (c.raw & 0x1fffffe90ff080000ff00000000)
             | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -229,19 +229,19 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80] (isa-spec/spec/ops/alu/hadd2.toml:82; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rru` on SM [75, 80] (isa-spec/spec/ops/alu/hadd2.toml:83; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e30
-            | (c.raw & 0x1fff7fe90ff0fffff0000000000) | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0xe30 | (c.raw & 0x1fffffe90ff0fffff0000000000)
+            | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:110; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:112; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -261,7 +261,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:116 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:119 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -276,7 +276,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:116; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:119; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -286,7 +286,7 @@ impl OpHadd2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:116; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:119; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -299,7 +299,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:116; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:119; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -311,7 +311,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:124; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:128; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -335,7 +335,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:141 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:145 pack alike.
     #[inline(always)]
     fn encode_e5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -354,7 +354,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:141; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:145; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -364,7 +364,7 @@ impl OpHadd2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hadd2.toml:141; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hadd2.toml:145; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -377,7 +377,7 @@ impl OpHadd2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:141; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:145; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -389,7 +389,7 @@ impl OpHadd2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:68; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:68; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -421,9 +421,9 @@ impl OpHadd2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe90ff0fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe90ff0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:82 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:83 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -449,7 +449,7 @@ impl OpHadd2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:82; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:83; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -458,9 +458,9 @@ impl OpHadd2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe90ff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe90ff0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:82; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:83; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -471,9 +471,9 @@ impl OpHadd2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe90ff080000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe90ff080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:82; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:83; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -484,9 +484,9 @@ impl OpHadd2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe90ff0fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe90ff0fffff0000000000)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:110; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:112; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -519,7 +519,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe90ff0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:116 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:119 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -544,7 +544,7 @@ impl OpHadd2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:116; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:119; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -555,7 +555,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe90ff0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:116; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:119; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -568,7 +568,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe90ff080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:116; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:119; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -581,7 +581,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe90ff0fffff0000000000)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:124; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:128; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -625,7 +625,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de90ff0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:141 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:145 read alike; each sets the others.
     #[inline(always)]
     fn fields_e5(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -656,7 +656,7 @@ impl OpHadd2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:141; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:145; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e5(w, sm)?;
@@ -667,7 +667,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de90ff0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:141; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:145; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e5(w, sm)?;
@@ -685,7 +685,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de90ff080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:141; form at isa-spec/spec/ops/alu/hadd2.toml:88).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:145; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e5(w, sm)?;
@@ -819,7 +819,16 @@ impl OpHadd2 {
                 ("b", &[19, 0, 0, 0, 19, 0, 0, 0, 19, 0, 0, 0]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0, 0, 0, 0x80000000000000000000000, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ][f as usize]
+                },
+            );
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

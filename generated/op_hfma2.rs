@@ -291,12 +291,12 @@ impl OpHfma2 {
         w |= self.fmt.code_in(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x231 | (c.raw & 0x1fff7e080000fffff0000000000)
+        let mut w: u128 = 0x231 | (c.raw & 0x1ffffe080000fffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -308,13 +308,13 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == HswzNh1::H1h0, sm)?;
-        let mut w: u128 = 0x831 | (c.raw & 0x1fff7e080000000000000000000)
+        let mut w: u128 = 0x831 | (c.raw & 0x1ffffe080000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
@@ -323,12 +323,12 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa31 | (c.raw & 0x1fff7e08000080000ff00000000)
+        let mut w: u128 = 0xa31 | (c.raw & 0x1ffffe08000080000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -341,13 +341,13 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rur` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c31
-            | (c.raw & 0x1fff7e080000fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc31 | (c.raw & 0x1ffffe080000fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -358,13 +358,13 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rri` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier csel", self.csel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x431 | (c.raw & 0x1fff7e080000000000000000000)
+        let mut w: u128 = 0x431 | (c.raw & 0x1ffffe080000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
@@ -373,12 +373,12 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rrc` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x631 | (c.raw & 0x1fff7e08000080000ff00000000)
+        let mut w: u128 = 0x631 | (c.raw & 0x1ffffe08000080000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
@@ -391,13 +391,13 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rru` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e31
-            | (c.raw & 0x1fff7e080000fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xe31 | (c.raw & 0x1ffffe080000fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
@@ -408,7 +408,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:149 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:150 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -435,7 +435,7 @@ impl OpHfma2 {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -452,7 +452,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -467,7 +467,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -485,7 +485,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -502,7 +502,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rri` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -517,7 +517,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rrc` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -535,7 +535,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rru` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -552,7 +552,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:164 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:165 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -579,7 +579,7 @@ impl OpHfma2 {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -600,7 +600,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f15(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -615,7 +615,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f16(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -637,7 +637,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f17(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -658,7 +658,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f18(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -677,7 +677,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f19(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -699,7 +699,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f20(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -720,7 +720,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:185 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:187 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -747,7 +747,7 @@ impl OpHfma2 {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f21(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -768,7 +768,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f22(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -783,7 +783,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f23(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -805,7 +805,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f24(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -826,7 +826,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f25(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -845,7 +845,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f26(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -867,7 +867,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn encode_f27(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -925,7 +925,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -946,9 +946,9 @@ impl OpHfma2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e080000fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffe080000fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -961,9 +961,9 @@ impl OpHfma2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e080000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffe080000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -984,9 +984,9 @@ impl OpHfma2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e08000080000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffe08000080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1007,9 +1007,9 @@ impl OpHfma2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e080000fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffe080000fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1028,9 +1028,9 @@ impl OpHfma2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e080000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffe080000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1051,9 +1051,9 @@ impl OpHfma2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e08000080000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffe08000080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1074,9 +1074,9 @@ impl OpHfma2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e080000fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffe080000fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:149 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:150 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1112,7 +1112,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1135,7 +1135,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1150,7 +1150,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1173,7 +1173,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0400000080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1196,7 +1196,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1217,7 +1217,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1240,7 +1240,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0400000080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:149; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1263,7 +1263,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:164 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:165 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1299,7 +1299,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1316,7 +1316,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1331,7 +1331,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f16(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1348,7 +1348,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0000000080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f17(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1365,7 +1365,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f18(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1380,7 +1380,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f19(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1397,7 +1397,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0000000080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:164; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f20(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1414,7 +1414,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:185 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:187 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1450,7 +1450,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f21(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1472,7 +1472,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f22(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1492,7 +1492,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f23(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1514,7 +1514,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0000000080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f24(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1536,7 +1536,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f25(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1551,7 +1551,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f26(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1573,7 +1573,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0000000080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:185; form at isa-spec/spec/ops/alu/hfma2.toml:98).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
     #[inline(always)]
     fn parts_f27(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1792,7 +1792,18 @@ impl OpHfma2 {
                 ),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0, 0, 0, 0x80000000000000000000000, 0, 0,
+                        0x80000000000000000000000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                        0, 0, 0, 0, 0, 0, 0, 0,
+                    ][f as usize]
+                },
+            );
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -89,7 +89,7 @@ impl OpHmma {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier satfinite", self.satfinite == false, sm)?;
-        let mut w: u128 = 0x23c | (c.raw & 0x1fff073a4007fffff0000000000);
+        let mut w: u128 = 0x23c | (c.raw & 0x1fff7f3a4007fffff0000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -107,7 +107,7 @@ impl OpHmma {
         w |= (self.atype.index() as u128) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/hmma.toml:125; form at isa-spec/spec/ops/alu/hmma.toml:125).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/hmma.toml:126; form at isa-spec/spec/ops/alu/hmma.toml:126).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -132,7 +132,7 @@ impl OpHmma {
         w |= (self.atype.index() as u128) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/hmma.toml:131; form at isa-spec/spec/ops/alu/hmma.toml:131).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/hmma.toml:133; form at isa-spec/spec/ops/alu/hmma.toml:133).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -215,9 +215,9 @@ impl OpHmma {
             atype,
             satfinite,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff073a4007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f3a4007fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma.toml:125; form at isa-spec/spec/ops/alu/hmma.toml:125).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma.toml:126; form at isa-spec/spec/ops/alu/hmma.toml:126).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -247,7 +247,7 @@ impl OpHmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff073a4007fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma.toml:131; form at isa-spec/spec/ops/alu/hmma.toml:131).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma.toml:133; form at isa-spec/spec/ops/alu/hmma.toml:133).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;

@@ -97,7 +97,7 @@ impl OpHmmaSp {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x200000000000000023c
-            | (c.raw & 0x1fff071a4007ff8000000000000);
+            | (c.raw & 0x1fff7f1a4007ff8000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -117,7 +117,7 @@ impl OpHmmaSp {
         w |= (self.atype.index() as u128) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/hmma_sp.toml:106; form at isa-spec/spec/ops/alu/hmma_sp.toml:106).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/hmma_sp.toml:107; form at isa-spec/spec/ops/alu/hmma_sp.toml:107).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -207,9 +207,9 @@ impl OpHmmaSp {
             dtype,
             atype,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071a4007ff8000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1a4007ff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_sp.toml:106; form at isa-spec/spec/ops/alu/hmma_sp.toml:106).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_sp.toml:107; form at isa-spec/spec/ops/alu/hmma_sp.toml:107).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;

@@ -117,11 +117,11 @@ impl OpHmul2 {
         w |= self.fmt.code_in(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:70).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:71).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x232 | (c.raw & 0x1fff7fe80ff0fffff0000000000)
+        let mut w: u128 = 0x232 | (c.raw & 0x1fffffe80ff0fffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -129,21 +129,21 @@ impl OpHmul2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:70).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:71).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x832 | (c.raw & 0x1fff7fe80ff0000000000000000)
+        let mut w: u128 = 0x832 | (c.raw & 0x1fffffe80ff0000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:70).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:71).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa32 | (c.raw & 0x1fff7fe80ff080000ff00000000)
+        let mut w: u128 = 0xa32 | (c.raw & 0x1fffffe80ff080000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -152,19 +152,19 @@ impl OpHmul2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:70).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:71).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c32
-            | (c.raw & 0x1fff7fe80ff0fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc32 | (c.raw & 0x1fffffe80ff0fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hmul2.toml:95 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmul2.toml:96 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -187,11 +187,11 @@ impl OpHmul2 {
         }
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:95; form at isa-spec/spec/ops/alu/hmul2.toml:70).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:96; form at isa-spec/spec/ops/alu/hmul2.toml:71).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x232 | (c.raw & 0x1fff79e80ff0fffff0000000000)
+        let mut w: u128 = 0x232 | (c.raw & 0x1fff7de80ff0fffff0000000000)
             | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -199,21 +199,21 @@ impl OpHmul2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:95; form at isa-spec/spec/ops/alu/hmul2.toml:70).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:96; form at isa-spec/spec/ops/alu/hmul2.toml:71).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x832 | (c.raw & 0x1fff79e80ff0000000000000000)
+        let mut w: u128 = 0x832 | (c.raw & 0x1fff7de80ff0000000000000000)
             | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmul2.toml:95; form at isa-spec/spec/ops/alu/hmul2.toml:70).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmul2.toml:96; form at isa-spec/spec/ops/alu/hmul2.toml:71).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa32 | (c.raw & 0x1fff79e80ff080000ff00000000)
+        let mut w: u128 = 0xa32 | (c.raw & 0x1fff7de80ff080000ff00000000)
             | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -222,12 +222,12 @@ impl OpHmul2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:95; form at isa-spec/spec/ops/alu/hmul2.toml:70).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:96; form at isa-spec/spec/ops/alu/hmul2.toml:71).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000c32
-            | (c.raw & 0x1fff79e80ff0fffff0000000000) | self.encode_e1(sm, c)?;
+            | (c.raw & 0x1fff7de80ff0fffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -265,7 +265,7 @@ impl OpHmul2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:70).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:71).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -273,17 +273,17 @@ impl OpHmul2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe80ff0fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe80ff0fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:70).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.bsel = Hswz::H1h0;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe80ff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe80ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:70).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -291,9 +291,9 @@ impl OpHmul2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe80ff080000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe80ff080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:70).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:71).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -301,9 +301,9 @@ impl OpHmul2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe80ff0fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe80ff0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hmul2.toml:95 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmul2.toml:96 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -339,7 +339,7 @@ impl OpHmul2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:95; form at isa-spec/spec/ops/alu/hmul2.toml:70).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:96; form at isa-spec/spec/ops/alu/hmul2.toml:71).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -352,17 +352,17 @@ impl OpHmul2 {
             3 => Hswz::H1h1,
             _ => return None,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff79e80ff0fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de80ff0fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmul2.toml:95; form at isa-spec/spec/ops/alu/hmul2.toml:70).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmul2.toml:96; form at isa-spec/spec/ops/alu/hmul2.toml:71).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.bsel = Hswz::H1h0;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff79e80ff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de80ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:95; form at isa-spec/spec/ops/alu/hmul2.toml:70).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:96; form at isa-spec/spec/ops/alu/hmul2.toml:71).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -375,9 +375,9 @@ impl OpHmul2 {
             3 => Hswz::H1h1,
             _ => return None,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff79e80ff080000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de80ff080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmul2.toml:95; form at isa-spec/spec/ops/alu/hmul2.toml:70).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmul2.toml:96; form at isa-spec/spec/ops/alu/hmul2.toml:71).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -390,7 +390,7 @@ impl OpHmul2 {
             3 => Hswz::H1h1,
             _ => return None,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff79e80ff0fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de80ff0fffff0000000000)))
     }
     /// Parse one tokenized line of syntax `HMUL2` (isa-spec/spec/ops/alu/hmul2.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -508,7 +508,9 @@ impl OpHmul2 {
                 ("b", &[18, 0, 0, 0, 18, 0, 0, 0]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0, 0][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

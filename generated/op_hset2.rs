@@ -105,14 +105,14 @@ impl OpHset2 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:94; form at isa-spec/spec/ops/alu/hset2.toml:114).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:94; form at isa-spec/spec/ops/alu/hset2.toml:116).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier fmt", self.fmt == Hfmt::F16, sm)?;
-        let mut w: u128 = 0x233 | (c.raw & 0x1fff07e001f0fffff0000000000);
+        let mut w: u128 = 0x233 | (c.raw & 0x1fff87e001f0fffff0000000000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -130,7 +130,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:108 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:109 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -150,21 +150,21 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:108; form at isa-spec/spec/ops/alu/hset2.toml:114).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:109; form at isa-spec/spec/ops/alu/hset2.toml:116).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x433 | (c.raw & 0x1fff07e001f0000000000000000)
+        let mut w: u128 = 0x433 | (c.raw & 0x1fff87e001f0000000000000000)
             | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:108; form at isa-spec/spec/ops/alu/hset2.toml:114).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:109; form at isa-spec/spec/ops/alu/hset2.toml:116).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x633 | (c.raw & 0x1fff07e001f080000ff00000000)
+        let mut w: u128 = 0x633 | (c.raw & 0x1fff87e001f080000ff00000000)
             | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -173,19 +173,19 @@ impl OpHset2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:108; form at isa-spec/spec/ops/alu/hset2.toml:114).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:109; form at isa-spec/spec/ops/alu/hset2.toml:116).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e33
-            | (c.raw & 0x1fff07e001f0fffff0000000000) | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0xe33 | (c.raw & 0x1fff87e001f0fffff0000000000)
+            | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:135; form at isa-spec/spec/ops/alu/hset2.toml:114).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:137; form at isa-spec/spec/ops/alu/hset2.toml:116).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -210,7 +210,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:151 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:153 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -230,7 +230,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:151; form at isa-spec/spec/ops/alu/hset2.toml:114).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:153; form at isa-spec/spec/ops/alu/hset2.toml:116).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -240,7 +240,7 @@ impl OpHset2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hset2.toml:151; form at isa-spec/spec/ops/alu/hset2.toml:114).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hset2.toml:153; form at isa-spec/spec/ops/alu/hset2.toml:116).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -253,7 +253,7 @@ impl OpHset2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:151; form at isa-spec/spec/ops/alu/hset2.toml:114).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:153; form at isa-spec/spec/ops/alu/hset2.toml:116).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -265,7 +265,7 @@ impl OpHset2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:172 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:174 pack alike.
     #[inline(always)]
     fn encode_e4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -282,7 +282,7 @@ impl OpHset2 {
         w |= (self.asel.index() as u128) << 47;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:172; form at isa-spec/spec/ops/alu/hset2.toml:177).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:174; form at isa-spec/spec/ops/alu/hset2.toml:179).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -297,7 +297,7 @@ impl OpHset2 {
         w |= u128::from(self.ftz) << 50;
         Ok(w)
     }
-    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:172; form at isa-spec/spec/ops/alu/hset2.toml:177).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:174; form at isa-spec/spec/ops/alu/hset2.toml:179).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -313,7 +313,7 @@ impl OpHset2 {
         w |= u128::from(self.ftz) << 54;
         Ok(w)
     }
-    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:172; form at isa-spec/spec/ops/alu/hset2.toml:177).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:174; form at isa-spec/spec/ops/alu/hset2.toml:179).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -327,7 +327,7 @@ impl OpHset2 {
         w |= u128::from(self.b.neg) << 56;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:94; form at isa-spec/spec/ops/alu/hset2.toml:114).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:94; form at isa-spec/spec/ops/alu/hset2.toml:116).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -359,9 +359,9 @@ impl OpHset2 {
             asel,
             bsel,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001f0fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e001f0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:108 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:109 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -390,15 +390,15 @@ impl OpHset2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hset2.toml:108; form at isa-spec/spec/ops/alu/hset2.toml:114).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hset2.toml:109; form at isa-spec/spec/ops/alu/hset2.toml:116).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.bsel = Hswz::H1h0;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001f0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e001f0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hset2.toml:108; form at isa-spec/spec/ops/alu/hset2.toml:114).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hset2.toml:109; form at isa-spec/spec/ops/alu/hset2.toml:116).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -406,9 +406,9 @@ impl OpHset2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001f080000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e001f080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hset2.toml:108; form at isa-spec/spec/ops/alu/hset2.toml:114).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hset2.toml:109; form at isa-spec/spec/ops/alu/hset2.toml:116).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -416,9 +416,9 @@ impl OpHset2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001f0fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e001f0fffff0000000000)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:135; form at isa-spec/spec/ops/alu/hset2.toml:114).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:137; form at isa-spec/spec/ops/alu/hset2.toml:116).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -466,7 +466,7 @@ impl OpHset2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001c0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:151 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:153 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -504,7 +504,7 @@ impl OpHset2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hset2.toml:151; form at isa-spec/spec/ops/alu/hset2.toml:114).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hset2.toml:153; form at isa-spec/spec/ops/alu/hset2.toml:116).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -512,7 +512,7 @@ impl OpHset2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001c0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hset2.toml:151; form at isa-spec/spec/ops/alu/hset2.toml:114).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hset2.toml:153; form at isa-spec/spec/ops/alu/hset2.toml:116).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -527,7 +527,7 @@ impl OpHset2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001c080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hset2.toml:151; form at isa-spec/spec/ops/alu/hset2.toml:114).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hset2.toml:153; form at isa-spec/spec/ops/alu/hset2.toml:116).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -542,7 +542,7 @@ impl OpHset2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001c0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:172 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:174 read alike; each sets the others.
     #[inline(always)]
     fn fields_e4(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -568,7 +568,7 @@ impl OpHset2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/hset2.toml:172; form at isa-spec/spec/ops/alu/hset2.toml:177).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/hset2.toml:174; form at isa-spec/spec/ops/alu/hset2.toml:179).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -581,7 +581,7 @@ impl OpHset2 {
         o.bsel = Hswz::from_index(bits(w, 28, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x700000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/hset2.toml:172; form at isa-spec/spec/ops/alu/hset2.toml:177).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/hset2.toml:174; form at isa-spec/spec/ops/alu/hset2.toml:179).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -594,7 +594,7 @@ impl OpHset2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/hset2.toml:172; form at isa-spec/spec/ops/alu/hset2.toml:177).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/hset2.toml:174; form at isa-spec/spec/ops/alu/hset2.toml:179).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -732,7 +732,12 @@ impl OpHset2 {
                 ("b", &[19, 0, 0, 0, 19, 0, 0, 0, 18, 0, 0]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(
+                0,
+                |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0, 0, 0, 0, 0][f as usize],
+            );
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

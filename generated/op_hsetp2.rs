@@ -110,14 +110,14 @@ impl OpHsetp2 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:99; form at isa-spec/spec/ops/alu/hsetp2.toml:119).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:99; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier fmt", self.fmt == Hfmt::F16, sm)?;
-        let mut w: u128 = 0x234 | (c.raw & 0x1fff000001f0fffff0000ff0000);
+        let mut w: u128 = 0x234 | (c.raw & 0x1fff800001f0fffff0000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -136,7 +136,7 @@ impl OpHsetp2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:113 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:114 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -157,21 +157,21 @@ impl OpHsetp2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:113; form at isa-spec/spec/ops/alu/hsetp2.toml:119).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:114; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x434 | (c.raw & 0x1fff000001f0000000000ff0000)
+        let mut w: u128 = 0x434 | (c.raw & 0x1fff800001f0000000000ff0000)
             | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:113; form at isa-spec/spec/ops/alu/hsetp2.toml:119).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:114; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x634 | (c.raw & 0x1fff000001f080000ff00ff0000)
+        let mut w: u128 = 0x634 | (c.raw & 0x1fff800001f080000ff00ff0000)
             | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -180,19 +180,19 @@ impl OpHsetp2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:113; form at isa-spec/spec/ops/alu/hsetp2.toml:119).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:114; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e34
-            | (c.raw & 0x1fff000001f0fffff0000ff0000) | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0xe34 | (c.raw & 0x1fff800001f0fffff0000ff0000)
+            | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:141; form at isa-spec/spec/ops/alu/hsetp2.toml:119).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:143; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -218,7 +218,7 @@ impl OpHsetp2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:157 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:159 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -239,7 +239,7 @@ impl OpHsetp2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:157; form at isa-spec/spec/ops/alu/hsetp2.toml:119).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:159; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -249,7 +249,7 @@ impl OpHsetp2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hsetp2.toml:157; form at isa-spec/spec/ops/alu/hsetp2.toml:119).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hsetp2.toml:159; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -262,7 +262,7 @@ impl OpHsetp2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:157; form at isa-spec/spec/ops/alu/hsetp2.toml:119).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:159; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -274,7 +274,7 @@ impl OpHsetp2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:178 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:180 pack alike.
     #[inline(always)]
     fn encode_e4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -293,7 +293,7 @@ impl OpHsetp2 {
         w |= u128::from(self.ftz) << 6;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:178; form at isa-spec/spec/ops/alu/hsetp2.toml:183).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:180; form at isa-spec/spec/ops/alu/hsetp2.toml:185).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -307,7 +307,7 @@ impl OpHsetp2 {
         w |= u128::from(self.h_and) << 49;
         Ok(w)
     }
-    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:178; form at isa-spec/spec/ops/alu/hsetp2.toml:183).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:180; form at isa-spec/spec/ops/alu/hsetp2.toml:185).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -322,7 +322,7 @@ impl OpHsetp2 {
         w |= u128::from(self.h_and) << 53;
         Ok(w)
     }
-    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:178; form at isa-spec/spec/ops/alu/hsetp2.toml:183).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:180; form at isa-spec/spec/ops/alu/hsetp2.toml:185).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -336,7 +336,7 @@ impl OpHsetp2 {
         w |= u128::from(self.b.neg) << 56;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:99; form at isa-spec/spec/ops/alu/hsetp2.toml:119).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:99; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -370,9 +370,9 @@ impl OpHsetp2 {
             asel,
             bsel,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000001f0fffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff800001f0fffff0000ff0000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:113 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:114 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -403,15 +403,15 @@ impl OpHsetp2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:113; form at isa-spec/spec/ops/alu/hsetp2.toml:119).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:114; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.bsel = Hswz::H1h0;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000001f0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff800001f0000000000ff0000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:113; form at isa-spec/spec/ops/alu/hsetp2.toml:119).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:114; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -419,9 +419,9 @@ impl OpHsetp2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000001f080000ff00ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff800001f080000ff00ff0000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:113; form at isa-spec/spec/ops/alu/hsetp2.toml:119).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:114; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -429,9 +429,9 @@ impl OpHsetp2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000001f0fffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff800001f0fffff0000ff0000)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:141; form at isa-spec/spec/ops/alu/hsetp2.toml:119).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:143; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -481,7 +481,7 @@ impl OpHsetp2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000001c0fffff0000ff0000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:157 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:159 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -521,7 +521,7 @@ impl OpHsetp2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:157; form at isa-spec/spec/ops/alu/hsetp2.toml:119).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:159; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -529,7 +529,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000001c0000000000ff0000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:157; form at isa-spec/spec/ops/alu/hsetp2.toml:119).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:159; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -544,7 +544,7 @@ impl OpHsetp2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000001c080000ff00ff0000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:157; form at isa-spec/spec/ops/alu/hsetp2.toml:119).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:159; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -559,7 +559,7 @@ impl OpHsetp2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000001c0fffff0000ff0000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:178 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:180 read alike; each sets the others.
     #[inline(always)]
     fn fields_e4(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -588,7 +588,7 @@ impl OpHsetp2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:178; form at isa-spec/spec/ops/alu/hsetp2.toml:183).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:180; form at isa-spec/spec/ops/alu/hsetp2.toml:185).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -600,7 +600,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::from_index(bits(w, 28, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4000700000080)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:178; form at isa-spec/spec/ops/alu/hsetp2.toml:183).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:180; form at isa-spec/spec/ops/alu/hsetp2.toml:185).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -612,7 +612,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x80)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:178; form at isa-spec/spec/ops/alu/hsetp2.toml:183).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:180; form at isa-spec/spec/ops/alu/hsetp2.toml:185).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -753,7 +753,12 @@ impl OpHsetp2 {
                 ("b", &[19, 0, 0, 0, 19, 0, 0, 0, 18, 0, 0]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(
+                0,
+                |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0, 0, 0, 0, 0][f as usize],
+            );
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -53,36 +53,36 @@ impl OpI2iSat {
         w |= (self.dtype.index() as u128) << 76;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:64).
+    /// Form `rrr` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:65).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x238 | (c.raw & 0x1fff7ffcfffffffff00ff000000)
+        let mut w: u128 = 0x238 | (c.raw & 0x1ffffffcfffffffff00ff000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:64).
+    /// Form `rir` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:65).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x838 | (c.raw & 0x1fff7ffcfff00000000ff000000)
+        let mut w: u128 = 0x838 | (c.raw & 0x1ffffffcfff00000000ff000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:64).
+    /// Form `rcr` on SM [72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:65).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa38 | (c.raw & 0x1fff7ffcffff80000ffff000000)
+        let mut w: u128 = 0xa38 | (c.raw & 0x1ffffffcffff80000ffff000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:64).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:65).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000c38
-            | (c.raw & 0x1fff7ffcfffffffff00ff000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc38 | (c.raw & 0x1ffffffcfffffffff00ff000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -94,33 +94,33 @@ impl OpI2iSat {
         let src: I2iSatSrc = I2iSatSrc::S32Sat;
         Some(Self { d, b: Src::RZ, dtype, src })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:64).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:65).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffcfffffffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffcfffffffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:64).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:65).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffcfff00000000ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffcfff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:64).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:65).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffcffff80000ffff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffcffff80000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:64).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:65).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffcfffffffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffcfffffffff00ff000000)))
     }
     /// Parse one tokenized line of syntax `I2I` (isa-spec/spec/ops/alu/i2i_sat.toml:39); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -148,7 +148,8 @@ impl OpI2iSat {
         let op = Self { d, b, dtype, src };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(&reuse_marks, form, &[("b", &[18, 0, 0, 0])]);
-        parsed(op, line, ctrl, 0)
+        let raw = form.map_or(0, |f| [0, 0, 0, 0x80000000000000000000000][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -92,47 +92,47 @@ impl OpIadd3 {
         w |= dst_field(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:128).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:129).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x210 | (c.raw & 0x1fff781e2007fffff0000000000)
+        let mut w: u128 = 0x210 | (c.raw & 0x1ffff81f2007fffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:128).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:129).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x810 | (c.raw & 0x1fff781e2000000000000000000)
+        let mut w: u128 = 0x810 | (c.raw & 0x1ffff81f2000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:128).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:129).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xa10 | (c.raw & 0x1fff781e200780000ff00000000)
+        let mut w: u128 = 0xa10 | (c.raw & 0x1ffff81f200780000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:128).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:129).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c10
-            | (c.raw & 0x1fff781e2007fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc10 | (c.raw & 0x1ffff81f2007fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/iadd3.toml:146 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd3.toml:147 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -149,7 +149,7 @@ impl OpIadd3 {
         w |= u128::from(self.a.neg) << 51;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:146; form at isa-spec/spec/ops/alu/iadd3.toml:149).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:147; form at isa-spec/spec/ops/alu/iadd3.toml:150).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -163,7 +163,7 @@ impl OpIadd3 {
         w |= (self.mode.index() as u128) << 37;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:146; form at isa-spec/spec/ops/alu/iadd3.toml:149).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:147; form at isa-spec/spec/ops/alu/iadd3.toml:150).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -179,7 +179,7 @@ impl OpIadd3 {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:146; form at isa-spec/spec/ops/alu/iadd3.toml:149).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:147; form at isa-spec/spec/ops/alu/iadd3.toml:150).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -224,36 +224,36 @@ impl OpIadd3 {
             csel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:128).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:129).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff781e2007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff81f2007fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:128).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:129).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff781e2000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff81f2000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:128).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:129).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff781e200780000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff81f200780000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:128).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:129).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff781e2007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff81f2007fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iadd3.toml:146 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd3.toml:147 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -280,7 +280,7 @@ impl OpIadd3 {
             csel: HalfSel::Word,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/iadd3.toml:146; form at isa-spec/spec/ops/alu/iadd3.toml:149).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/iadd3.toml:147; form at isa-spec/spec/ops/alu/iadd3.toml:150).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -292,7 +292,7 @@ impl OpIadd3 {
         o.csel = HalfSel::from_index(bits(w, 31, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x70000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/iadd3.toml:146; form at isa-spec/spec/ops/alu/iadd3.toml:149).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/iadd3.toml:147; form at isa-spec/spec/ops/alu/iadd3.toml:150).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -305,7 +305,7 @@ impl OpIadd3 {
         o.csel = HalfSel::Word;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/iadd3.toml:146; form at isa-spec/spec/ops/alu/iadd3.toml:149).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/iadd3.toml:147; form at isa-spec/spec/ops/alu/iadd3.toml:150).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -383,7 +383,7 @@ impl OpIadd3 {
                 |f| {
                     [
                         0x781e0000000000000000000, 0x781e0000000000000000000,
-                        0x781e0000000000000000000, 0x781e0000000000000000000, 0, 0, 0,
+                        0x781e0000000000000000000, 0xf81e0000000000000000000, 0, 0, 0,
                     ][f as usize]
                 },
             );
@@ -436,7 +436,7 @@ impl OpIadd3 {
                 |f| {
                     [
                         0x781e0000000000000000000, 0x781e0000000000000000000,
-                        0x781e0000000000000000000, 0x781e0000000000000000000, 0, 0, 0,
+                        0x781e0000000000000000000, 0xf81e0000000000000000000, 0, 0, 0,
                     ][f as usize]
                 },
             );
@@ -608,7 +608,7 @@ impl OpIadd3 {
                 |f| {
                     [
                         0x781e0000000000000000000, 0x781e0000000000000000000,
-                        0x781e0000000000000000000, 0x781e0000000000000000000, 0, 0, 0,
+                        0x781e0000000000000000000, 0xf81e0000000000000000000, 0, 0, 0,
                     ][f as usize]
                 },
             );

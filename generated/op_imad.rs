@@ -63,33 +63,33 @@ impl OpImad {
         w |= code_of(&[1, 0], self.ty.index()) << 73;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:80).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x224 | (c.raw & 0x1fff7ffe100ffffff0000000000)
+        let mut w: u128 = 0x224 | (c.raw & 0x1fffffff100ffffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:80).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x824 | (c.raw & 0x1fff7ffe1000000000000000000)
+        let mut w: u128 = 0x824 | (c.raw & 0x1fffffff1000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:80).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xa24 | (c.raw & 0x1fff7ffe100f80000ff00000000)
+        let mut w: u128 = 0xa24 | (c.raw & 0x1fffffff100f80000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -97,32 +97,32 @@ impl OpImad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:80).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c24
-            | (c.raw & 0x1fff7ffe100ffffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc24 | (c.raw & 0x1fffffff100ffffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:80).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x424 | (c.raw & 0x1fff7ffe9000000000000000000)
+        let mut w: u128 = 0x424 | (c.raw & 0x1fffffff9000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:80).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x624 | (c.raw & 0x1fff7ffe900780000ff00000000)
+        let mut w: u128 = 0x624 | (c.raw & 0x1fffffff900780000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
@@ -130,12 +130,12 @@ impl OpImad {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:80).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e24
-            | (c.raw & 0x1fff7ffe9007fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xe24 | (c.raw & 0x1fffffff9007fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.neg) << 63;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
@@ -159,65 +159,65 @@ impl OpImad {
             ty,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:80).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffe100ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff100ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:80).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffe1000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff1000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:80).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffe100f80000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff100f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:80).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffe100ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff100ffffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:80).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffe9000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff9000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:80).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffe900780000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff900780000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:80).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffe9007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff9007fffff0000000000)))
     }
     /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/alu/imad.toml:34); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -252,7 +252,18 @@ impl OpImad {
                 ("c", &[19, 19, 19, 19, 0, 0, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0x78e00000000000000000000);
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0x78e00000000000000000000, 0x78e00000000000000000000,
+                        0x78e00000000000000000000, 0xf8e00000000000000000000,
+                        0x78e00000000000000000000, 0x78e00000000000000000000,
+                        0xf8e00000000000000000000,
+                    ][f as usize]
+                },
+            );
         parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);

@@ -119,30 +119,30 @@ impl OpImadWideX {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:70).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4000000000000000225 | (c.raw & 0x1fff071e100ffffff0000000000)
+        let mut w: u128 = 0x4000000000000000225 | (c.raw & 0x1fff871f100ffffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:70).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4000000000000000825 | (c.raw & 0x1fff071e1000000000000000000)
+        let mut w: u128 = 0x4000000000000000825 | (c.raw & 0x1fff871f1000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:70).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4000000000000000a25 | (c.raw & 0x1fff071e100f80000ff00000000)
+        let mut w: u128 = 0x4000000000000000a25 | (c.raw & 0x1fff871f100f80000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -150,20 +150,20 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:70).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80004000000000000000c25
-            | (c.raw & 0x1fff071e100ffffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x4000000000000000c25 | (c.raw & 0x1fff871f100ffffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:70).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4000000000000000625 | (c.raw & 0x1fff071e900780000ff00000000)
+        let mut w: u128 = 0x4000000000000000625 | (c.raw & 0x1fff871f900780000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
@@ -171,11 +171,11 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:70).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80004000000000000000e25
-            | (c.raw & 0x1fff071e9007fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x4000000000000000e25 | (c.raw & 0x1fff871f9007fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.not) << 63;
@@ -206,57 +206,57 @@ impl OpImadWideX {
             x,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:70).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_not(bit(w, 75));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071e100ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff871f100ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:70).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_not(bit(w, 75));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071e1000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff871f1000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:70).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_not(bit(w, 75));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071e100f80000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff871f100f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:70).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_not(bit(w, 75));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071e100ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff871f100ffffff0000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:70).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071e900780000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff871f900780000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:70).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071e9007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff871f9007fffff0000000000)))
     }
     /// Parse one tokenized line of syntax `IMAD.WIDE` (isa-spec/spec/ops/alu/imad_wide_x.toml:49); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -296,7 +296,16 @@ impl OpImadWideX {
                 ("c", &[19, 19, 19, 19, 0, 0]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0, 0, 0, 0x80000000000000000000000, 0, 0x80000000000000000000000,
+                    ][f as usize]
+                },
+            );
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

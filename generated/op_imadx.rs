@@ -92,33 +92,33 @@ impl OpImadx {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:59).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000224 | (c.raw & 0x1fff07fe100ffffff0000000000)
+        let mut w: u128 = 0x4000000000000000224 | (c.raw & 0x1fff87ff100ffffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:59).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000824 | (c.raw & 0x1fff07fe1000000000000000000)
+        let mut w: u128 = 0x4000000000000000824 | (c.raw & 0x1fff87ff1000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:59).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000a24 | (c.raw & 0x1fff07fe100f80000ff00000000)
+        let mut w: u128 = 0x4000000000000000a24 | (c.raw & 0x1fff87ff100f80000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -126,32 +126,32 @@ impl OpImadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:59).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80004000000000000000c24
-            | (c.raw & 0x1fff07fe100ffffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x4000000000000000c24 | (c.raw & 0x1fff87ff100ffffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:59).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x4000000000000000424 | (c.raw & 0x1fff07fe9000000000000000000)
+        let mut w: u128 = 0x4000000000000000424 | (c.raw & 0x1fff87ff9000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:59).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000624 | (c.raw & 0x1fff07fe900780000ff00000000)
+        let mut w: u128 = 0x4000000000000000624 | (c.raw & 0x1fff87ff900780000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
@@ -159,12 +159,12 @@ impl OpImadx {
         w |= u128::from(self.c.not) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:59).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80004000000000000000e24
-            | (c.raw & 0x1fff07fe9007fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x4000000000000000e24 | (c.raw & 0x1fff87ff9007fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.not) << 63;
@@ -193,65 +193,65 @@ impl OpImadx {
             x,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:59).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_not(bit(w, 75));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fe100ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ff100ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:59).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_not(bit(w, 75));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fe1000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ff1000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:59).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_not(bit(w, 75));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fe100f80000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ff100f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:59).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_not(bit(w, 75));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fe100ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ff100ffffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:59).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fe9000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ff9000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:59).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fe900780000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ff900780000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:59).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fe9007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ff9007fffff0000000000)))
     }
     /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/alu/imadx.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -285,7 +285,18 @@ impl OpImadx {
                 ("c", &[19, 19, 19, 19, 0, 0, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0xe00000000000000000000);
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0xe00000000000000000000, 0xe00000000000000000000,
+                        0xe00000000000000000000, 0x80e00000000000000000000,
+                        0xe00000000000000000000, 0xe00000000000000000000,
+                        0x80e00000000000000000000,
+                    ][f as usize]
+                },
+            );
         parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);

@@ -168,7 +168,7 @@ impl OpImma {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x237 | (c.raw & 0x1fff0030000ffffff0000000000);
+        let mut w: u128 = 0x237 | (c.raw & 0x1fff7830000ffffff0000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -198,7 +198,7 @@ impl OpImma {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/imma.toml:149; form at isa-spec/spec/ops/alu/imma.toml:149).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/imma.toml:150; form at isa-spec/spec/ops/alu/imma.toml:150).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -238,7 +238,7 @@ impl OpImma {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/imma.toml:166; form at isa-spec/spec/ops/alu/imma.toml:166).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/imma.toml:167; form at isa-spec/spec/ops/alu/imma.toml:167).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -278,7 +278,7 @@ impl OpImma {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/imma.toml:174; form at isa-spec/spec/ops/alu/imma.toml:174).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/imma.toml:175; form at isa-spec/spec/ops/alu/imma.toml:175).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -433,9 +433,9 @@ impl OpImma {
         if !o.legal_f1(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7830000ffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:149; form at isa-spec/spec/ops/alu/imma.toml:149).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:150; form at isa-spec/spec/ops/alu/imma.toml:150).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -490,7 +490,7 @@ impl OpImma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000ffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:166; form at isa-spec/spec/ops/alu/imma.toml:166).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:167; form at isa-spec/spec/ops/alu/imma.toml:167).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -544,7 +544,7 @@ impl OpImma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000ffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:174; form at isa-spec/spec/ops/alu/imma.toml:174).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:175; form at isa-spec/spec/ops/alu/imma.toml:175).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;

@@ -88,7 +88,7 @@ impl OpImmaSp {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x1000000000000000237
-            | (c.raw & 0x1fff0030000fff8000000000000);
+            | (c.raw & 0x1fff7830000fff8000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -120,7 +120,7 @@ impl OpImmaSp {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/imma_sp.toml:112; form at isa-spec/spec/ops/alu/imma_sp.toml:112).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/imma_sp.toml:113; form at isa-spec/spec/ops/alu/imma_sp.toml:113).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -164,7 +164,7 @@ impl OpImmaSp {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/imma_sp.toml:128; form at isa-spec/spec/ops/alu/imma_sp.toml:128).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/imma_sp.toml:129; form at isa-spec/spec/ops/alu/imma_sp.toml:129).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -208,7 +208,7 @@ impl OpImmaSp {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/imma_sp.toml:136; form at isa-spec/spec/ops/alu/imma_sp.toml:136).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/imma_sp.toml:137; form at isa-spec/spec/ops/alu/imma_sp.toml:137).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -312,9 +312,9 @@ impl OpImmaSp {
             btype,
             sat,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000fff8000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7830000fff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:112; form at isa-spec/spec/ops/alu/imma_sp.toml:112).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:113; form at isa-spec/spec/ops/alu/imma_sp.toml:113).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -370,7 +370,7 @@ impl OpImmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000fff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:128; form at isa-spec/spec/ops/alu/imma_sp.toml:128).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:129; form at isa-spec/spec/ops/alu/imma_sp.toml:129).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -425,7 +425,7 @@ impl OpImmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000fff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:136; form at isa-spec/spec/ops/alu/imma_sp.toml:136).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:137; form at isa-spec/spec/ops/alu/imma_sp.toml:137).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;

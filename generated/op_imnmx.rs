@@ -134,40 +134,40 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:99).
+    /// Form `rrr` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x217 | (c.raw & 0x1fff07ffdffffffff0000000000)
+        let mut w: u128 = 0x217 | (c.raw & 0x1fff87ffdffffffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:99).
+    /// Form `rir` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x817 | (c.raw & 0x1fff07ffdff0000000000000000)
+        let mut w: u128 = 0x817 | (c.raw & 0x1fff87ffdff0000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:99).
+    /// Form `rcr` on SM [72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa17 | (c.raw & 0x1fff07ffdfff80000ff00000000)
+        let mut w: u128 = 0xa17 | (c.raw & 0x1fff87ffdfff80000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:99).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000c17
-            | (c.raw & 0x1fff07ffdffffffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc17 | (c.raw & 0x1fff87ffdffffffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:113 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:114 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -188,7 +188,7 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:113; form at isa-spec/spec/ops/alu/imnmx.toml:99).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:114; form at isa-spec/spec/ops/alu/imnmx.toml:100).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x217 | (c.raw & 0x1fff00019ffffffff0000000000)
@@ -196,7 +196,7 @@ impl OpImnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:113; form at isa-spec/spec/ops/alu/imnmx.toml:99).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:114; form at isa-spec/spec/ops/alu/imnmx.toml:100).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x817 | (c.raw & 0x1fff00019ff0000000000000000)
@@ -204,7 +204,7 @@ impl OpImnmx {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:113; form at isa-spec/spec/ops/alu/imnmx.toml:99).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:114; form at isa-spec/spec/ops/alu/imnmx.toml:100).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c17
@@ -212,7 +212,7 @@ impl OpImnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:128 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:129 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -231,7 +231,7 @@ impl OpImnmx {
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:128; form at isa-spec/spec/ops/alu/imnmx.toml:132).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:129; form at isa-spec/spec/ops/alu/imnmx.toml:133).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c20000000000000 | (c.raw & 0x6607ff0000000)
@@ -239,7 +239,7 @@ impl OpImnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:128; form at isa-spec/spec/ops/alu/imnmx.toml:132).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:129; form at isa-spec/spec/ops/alu/imnmx.toml:133).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3820000000000000 | (c.raw & 0x6600000000000)
@@ -251,7 +251,7 @@ impl OpImnmx {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:128; form at isa-spec/spec/ops/alu/imnmx.toml:132).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:129; form at isa-spec/spec/ops/alu/imnmx.toml:133).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c20000000000000 | (c.raw & 0x6600000000000)
@@ -290,35 +290,35 @@ impl OpImnmx {
             xmode,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:99).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ffdffffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ffdffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:99).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ffdff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ffdff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:99).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ffdfff80000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ffdfff80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:99).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ffdffffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ffdffffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:113 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:114 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -349,28 +349,28 @@ impl OpImnmx {
             xmode,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:113; form at isa-spec/spec/ops/alu/imnmx.toml:99).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:114; form at isa-spec/spec/ops/alu/imnmx.toml:100).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00019ffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx.toml:113; form at isa-spec/spec/ops/alu/imnmx.toml:99).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx.toml:114; form at isa-spec/spec/ops/alu/imnmx.toml:100).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00019ff0000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx.toml:113; form at isa-spec/spec/ops/alu/imnmx.toml:99).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx.toml:114; form at isa-spec/spec/ops/alu/imnmx.toml:100).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00019ffffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:128 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:129 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -400,14 +400,14 @@ impl OpImnmx {
             xmode,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/imnmx.toml:128; form at isa-spec/spec/ops/alu/imnmx.toml:132).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/imnmx.toml:129; form at isa-spec/spec/ops/alu/imnmx.toml:133).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6607ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/imnmx.toml:128; form at isa-spec/spec/ops/alu/imnmx.toml:132).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/imnmx.toml:129; form at isa-spec/spec/ops/alu/imnmx.toml:133).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -416,7 +416,7 @@ impl OpImnmx {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6600000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/imnmx.toml:128; form at isa-spec/spec/ops/alu/imnmx.toml:132).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/imnmx.toml:129; form at isa-spec/spec/ops/alu/imnmx.toml:133).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -493,7 +493,12 @@ impl OpImnmx {
                 ("b", &[18, 0, 0, 0, 18, 0, 0, 18, 0, 0]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(
+                0,
+                |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0, 0, 0, 0][f as usize],
+            );
+        parsed(op, line, ctrl, raw)
     }
     /// Parse syntax `IMNMX` (isa-spec/spec/ops/alu/imnmx.toml:73).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -538,7 +543,12 @@ impl OpImnmx {
                 ("b", &[18, 0, 0, 0, 18, 0, 0, 18, 0, 0]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(
+                0,
+                |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0, 0, 0, 0][f as usize],
+            );
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

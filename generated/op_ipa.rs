@@ -55,7 +55,7 @@ impl OpIpa {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x326 | (c.raw & 0x1fff7f10f00ffffff00ff000000);
+        let mut w: u128 = 0x326 | (c.raw & 0x1fffff10f00ffffff00ff000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 32;
         w
@@ -109,7 +109,7 @@ impl OpIpa {
             offset,
             off,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f10f00ffffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff10f00ffffff00ff000000)))
     }
     /// Parse one tokenized line of syntax `IPA` (isa-spec/spec/ops/memory/ipa.toml:49); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

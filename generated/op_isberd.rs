@@ -54,7 +54,7 @@ impl OpIsberd {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier off", self.off == 0u32, sm)?;
-        let mut w: u128 = 0x923 | (c.raw & 0x1fff7ff03ffffffffff00000000);
+        let mut w: u128 = 0x923 | (c.raw & 0x1ffffff03ffffffffff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= (self.size.index() as u128) << 74;
@@ -63,7 +63,7 @@ impl OpIsberd {
         w |= u128::from(self.o) << 79;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/isberd.toml:73; form at isa-spec/spec/ops/memory/isberd.toml:73).
+    /// Form `fixed` on SM [86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/isberd.toml:74; form at isa-spec/spec/ops/memory/isberd.toml:74).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -77,7 +77,7 @@ impl OpIsberd {
         w |= u128::from(self.o) << 79;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/isberd.toml:83; form at isa-spec/spec/ops/memory/isberd.toml:83).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/isberd.toml:84; form at isa-spec/spec/ops/memory/isberd.toml:84).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -110,9 +110,9 @@ impl OpIsberd {
             skew,
             size,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff03ffffffffff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff03ffffffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/isberd.toml:73; form at isa-spec/spec/ops/memory/isberd.toml:73).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/isberd.toml:74; form at isa-spec/spec/ops/memory/isberd.toml:74).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -133,7 +133,7 @@ impl OpIsberd {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff03ffff0000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/isberd.toml:83; form at isa-spec/spec/ops/memory/isberd.toml:83).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/isberd.toml:84; form at isa-spec/spec/ops/memory/isberd.toml:84).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;

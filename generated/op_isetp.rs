@@ -120,40 +120,40 @@ impl OpIsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:108).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x20c | (c.raw & 0x1fff000800fffffff0000ff0000)
+        let mut w: u128 = 0x20c | (c.raw & 0x1fff801800fffffff0000ff0000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:108).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80c | (c.raw & 0x1fff000800f0000000000ff0000)
+        let mut w: u128 = 0x80c | (c.raw & 0x1fff801800f0000000000ff0000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:108).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa0c | (c.raw & 0x1fff000800ff80000ff00ff0000)
+        let mut w: u128 = 0xa0c | (c.raw & 0x1fff801800ff80000ff00ff0000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:108).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000c0c
-            | (c.raw & 0x1fff000800fffffff0000ff0000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc0c | (c.raw & 0x1fff801800fffffff0000ff0000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/isetp.toml:128 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/isetp.toml:129 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -173,7 +173,7 @@ impl OpIsetp {
         w |= (self.cmp.index() as u128) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/isetp.toml:128; form at isa-spec/spec/ops/alu/isetp.toml:132).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/isetp.toml:129; form at isa-spec/spec/ops/alu/isetp.toml:133).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5b60000000000000 | (c.raw & 0x907ff00000c0)
@@ -181,7 +181,7 @@ impl OpIsetp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/isetp.toml:128; form at isa-spec/spec/ops/alu/isetp.toml:132).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/isetp.toml:129; form at isa-spec/spec/ops/alu/isetp.toml:133).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3660000000000000 | (c.raw & 0x9000000000c0)
@@ -193,7 +193,7 @@ impl OpIsetp {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/isetp.toml:128; form at isa-spec/spec/ops/alu/isetp.toml:132).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/isetp.toml:129; form at isa-spec/spec/ops/alu/isetp.toml:133).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4b60000000000000 | (c.raw & 0x9000000000c0)
@@ -235,35 +235,35 @@ impl OpIsetp {
             x,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:108).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000800fffffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff801800fffffff0000ff0000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:108).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000800f0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff801800f0000000000ff0000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:108).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000800ff80000ff00ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff801800ff80000ff00ff0000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:108).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000800fffffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff801800fffffff0000ff0000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/isetp.toml:128 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/isetp.toml:129 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -295,14 +295,14 @@ impl OpIsetp {
             x,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/isetp.toml:128; form at isa-spec/spec/ops/alu/isetp.toml:132).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/isetp.toml:129; form at isa-spec/spec/ops/alu/isetp.toml:133).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x907ff00000c0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/isetp.toml:128; form at isa-spec/spec/ops/alu/isetp.toml:132).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/isetp.toml:129; form at isa-spec/spec/ops/alu/isetp.toml:133).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -311,7 +311,7 @@ impl OpIsetp {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x9000000000c0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/isetp.toml:128; form at isa-spec/spec/ops/alu/isetp.toml:132).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/isetp.toml:129; form at isa-spec/spec/ops/alu/isetp.toml:133).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -381,7 +381,9 @@ impl OpIsetp {
             form,
             &[("a", &[17, 17, 17, 17, 17, 17, 17]), ("b", &[18, 0, 0, 0, 18, 0, 0])],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     /// Parse syntax `ISETP` (isa-spec/spec/ops/alu/isetp.toml:78).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -436,7 +438,9 @@ impl OpIsetp {
             form,
             &[("a", &[17, 17, 17, 17, 17, 17, 17]), ("b", &[18, 0, 0, 0, 18, 0, 0])],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     /// Parse syntax `ISETP` (isa-spec/spec/ops/alu/isetp.toml:87).
     fn parse_syntax2(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -493,7 +497,9 @@ impl OpIsetp {
             form,
             &[("a", &[17, 17, 17, 17, 17, 17, 17]), ("b", &[18, 0, 0, 0, 18, 0, 0])],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -40,7 +40,7 @@ impl OpKill {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x95b | (c.raw & 0x1fff07fffffffffffffffff0000);
+        let mut w: u128 = 0x95b | (c.raw & 0x1fff87fffffffffffffffff0000);
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
@@ -51,7 +51,7 @@ impl OpKill {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let o = Self { cond };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fffffffffffffffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87fffffffffffffffff0000)))
     }
     /// Parse one tokenized line of syntax `KILL` (isa-spec/spec/ops/control/kill.toml:28); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

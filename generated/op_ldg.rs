@@ -428,7 +428,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:276; form at isa-spec/spec/ops/memory/ldg.toml:276).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:277; form at isa-spec/spec/ops/memory/ldg.toml:277).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -462,7 +462,7 @@ impl OpLdg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:294; form at isa-spec/spec/ops/memory/ldg.toml:294).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:296; form at isa-spec/spec/ops/memory/ldg.toml:296).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -496,7 +496,7 @@ impl OpLdg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:304; form at isa-spec/spec/ops/memory/ldg.toml:304).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:306; form at isa-spec/spec/ops/memory/ldg.toml:306).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -530,7 +530,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:318; form at isa-spec/spec/ops/memory/ldg.toml:318).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:320; form at isa-spec/spec/ops/memory/ldg.toml:320).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -569,7 +569,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:328; form at isa-spec/spec/ops/memory/ldg.toml:328).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:331; form at isa-spec/spec/ops/memory/ldg.toml:331).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -617,7 +617,7 @@ impl OpLdg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:341; form at isa-spec/spec/ops/memory/ldg.toml:341).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:345; form at isa-spec/spec/ops/memory/ldg.toml:345).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -665,7 +665,7 @@ impl OpLdg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:357; form at isa-spec/spec/ops/memory/ldg.toml:357).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:361; form at isa-spec/spec/ops/memory/ldg.toml:361).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -703,7 +703,7 @@ impl OpLdg {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:388; form at isa-spec/spec/ops/memory/ldg.toml:388).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:392; form at isa-spec/spec/ops/memory/ldg.toml:392).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -1268,7 +1268,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:276; form at isa-spec/spec/ops/memory/ldg.toml:276).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:277; form at isa-spec/spec/ops/memory/ldg.toml:277).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1363,7 +1363,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:294; form at isa-spec/spec/ops/memory/ldg.toml:294).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:296; form at isa-spec/spec/ops/memory/ldg.toml:296).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1458,7 +1458,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30e00ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:304; form at isa-spec/spec/ops/memory/ldg.toml:304).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:306; form at isa-spec/spec/ops/memory/ldg.toml:306).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1533,7 +1533,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e10c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:318; form at isa-spec/spec/ops/memory/ldg.toml:318).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:320; form at isa-spec/spec/ops/memory/ldg.toml:320).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1614,7 +1614,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff38e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:328; form at isa-spec/spec/ops/memory/ldg.toml:328).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:331; form at isa-spec/spec/ops/memory/ldg.toml:331).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1699,7 +1699,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:341; form at isa-spec/spec/ops/memory/ldg.toml:341).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:345; form at isa-spec/spec/ops/memory/ldg.toml:345).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1781,7 +1781,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:357; form at isa-spec/spec/ops/memory/ldg.toml:357).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:361; form at isa-spec/spec/ops/memory/ldg.toml:361).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1831,7 +1831,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:388; form at isa-spec/spec/ops/memory/ldg.toml:388).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:392; form at isa-spec/spec/ops/memory/ldg.toml:392).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;

@@ -65,7 +65,7 @@ impl OpLdl {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x983 | (c.raw & 0x1fff78fe1ff0000000000000000);
+        let mut w: u128 = 0x983 | (c.raw & 0x1fff78ff1ff0000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
@@ -75,7 +75,7 @@ impl OpLdl {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldl.toml:99; form at isa-spec/spec/ops/memory/ldl.toml:99).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldl.toml:100; form at isa-spec/spec/ops/memory/ldl.toml:100).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -89,7 +89,7 @@ impl OpLdl {
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldl.toml:109; form at isa-spec/spec/ops/memory/ldl.toml:109).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldl.toml:110; form at isa-spec/spec/ops/memory/ldl.toml:110).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -143,9 +143,9 @@ impl OpLdl {
             size,
             cache,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78fe1ff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78ff1ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldl.toml:99; form at isa-spec/spec/ops/memory/ldl.toml:99).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldl.toml:100; form at isa-spec/spec/ops/memory/ldl.toml:100).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -183,7 +183,7 @@ impl OpLdl {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8ff1ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldl.toml:109; form at isa-spec/spec/ops/memory/ldl.toml:109).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldl.toml:110; form at isa-spec/spec/ops/memory/ldl.toml:110).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;

@@ -62,42 +62,42 @@ impl OpLea {
         w |= dst_field(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea.toml:51; form at isa-spec/spec/ops/alu/lea.toml:55).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea.toml:51; form at isa-spec/spec/ops/alu/lea.toml:56).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x211 | (c.raw & 0x1fff7f000ff7fffff0000000000)
+        let mut w: u128 = 0x211 | (c.raw & 0x1fffff000ff7fffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea.toml:51; form at isa-spec/spec/ops/alu/lea.toml:55).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea.toml:51; form at isa-spec/spec/ops/alu/lea.toml:56).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x811 | (c.raw & 0x1fff7f000ff0000000000000000)
+        let mut w: u128 = 0x811 | (c.raw & 0x1fffff000ff0000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lea.toml:51; form at isa-spec/spec/ops/alu/lea.toml:55).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lea.toml:51; form at isa-spec/spec/ops/alu/lea.toml:56).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xa11 | (c.raw & 0x1fff7f000ff780000ff00000000)
+        let mut w: u128 = 0xa11 | (c.raw & 0x1fffff000ff780000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea.toml:51; form at isa-spec/spec/ops/alu/lea.toml:55).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea.toml:51; form at isa-spec/spec/ops/alu/lea.toml:56).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c11
-            | (c.raw & 0x1fff7f000ff7fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc11 | (c.raw & 0x1fffff000ff7fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
@@ -117,34 +117,34 @@ impl OpLea {
             shift,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lea.toml:51; form at isa-spec/spec/ops/alu/lea.toml:55).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lea.toml:51; form at isa-spec/spec/ops/alu/lea.toml:56).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f000ff7fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff000ff7fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lea.toml:51; form at isa-spec/spec/ops/alu/lea.toml:55).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lea.toml:51; form at isa-spec/spec/ops/alu/lea.toml:56).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f000ff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff000ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lea.toml:51; form at isa-spec/spec/ops/alu/lea.toml:55).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lea.toml:51; form at isa-spec/spec/ops/alu/lea.toml:56).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f000ff780000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff000ff780000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lea.toml:51; form at isa-spec/spec/ops/alu/lea.toml:55).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lea.toml:51; form at isa-spec/spec/ops/alu/lea.toml:56).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f000ff7fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff000ff7fffff0000000000)))
     }
     /// Parse one tokenized line of syntax `LEA` (isa-spec/spec/ops/alu/lea.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -171,7 +171,16 @@ impl OpLea {
             form,
             &[("a", &[17, 17, 17, 17]), ("b", &[18, 0, 0, 0])],
         );
-        let raw = form.map_or(0, |_| 0x78000ff0000000000000000);
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0x78000ff0000000000000000, 0x78000ff0000000000000000,
+                        0x78000ff0000000000000000, 0xf8000ff0000000000000000,
+                    ][f as usize]
+                },
+            );
         parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);

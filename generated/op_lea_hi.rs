@@ -69,35 +69,35 @@ impl OpLeaHi {
         w |= dst_field(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:68).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x100000000000000000211
-            | (c.raw & 0x1fff7f000007fffff0000000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fffff000007fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:68).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x100000000000000000811
-            | (c.raw & 0x1fff7f000000000000000000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fffff000000000000000000000) | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:68).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x100000000000000000a11
-            | (c.raw & 0x1fff7f00000780000ff00000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fffff00000780000ff00000000) | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.neg) << 63;
@@ -105,25 +105,25 @@ impl OpLeaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:68).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80100000000000000000c11
-            | (c.raw & 0x1fff7f000007fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x100000000000000000c11
+            | (c.raw & 0x1fffff000007fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:68).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier sx32", self.sx32 == false, sm)?;
         let mut w: u128 = 0x100000000000000000411
-            | (c.raw & 0x1fff7f000000000000000000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fffff002000000000000000000) | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
@@ -145,7 +145,7 @@ impl OpLeaHi {
             shift,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:68).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -153,43 +153,43 @@ impl OpLeaHi {
             .with_neg(bit(w, 63));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.sx32 = bit(w, 73);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f000007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff000007fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:68).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.sx32 = bit(w, 73);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f000000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:68).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.sx32 = bit(w, 73);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f00000780000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff00000780000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:68).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.sx32 = bit(w, 73);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f000007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff000007fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:68).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.sx32 = false;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f000000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff002000000000000000000)))
     }
     /// Parse one tokenized line of syntax `LEA.HI` (isa-spec/spec/ops/alu/lea_hi.toml:46); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -238,7 +238,17 @@ impl OpLeaHi {
                 ("c", &[19, 19, 19, 19, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0x78000000000000000000000);
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0x78000000000000000000000, 0x78000000000000000000000,
+                        0x78000000000000000000000, 0xf8000000000000000000000,
+                        0x78000000000000000000000,
+                    ][f as usize]
+                },
+            );
         parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);

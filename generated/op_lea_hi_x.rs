@@ -91,35 +91,35 @@ impl OpLeaHiX {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:65).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x104000000000000000211
-            | (c.raw & 0x1fff07000007fffff0000000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff87000007fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.sx32) << 73;
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:65).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x104000000000000000811
-            | (c.raw & 0x1fff07000000000000000000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff87000000000000000000000) | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:65).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x104000000000000000a11
-            | (c.raw & 0x1fff0700000780000ff00000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff8700000780000ff00000000) | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
@@ -127,25 +127,25 @@ impl OpLeaHiX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:65).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80104000000000000000c11
-            | (c.raw & 0x1fff07000007fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x104000000000000000c11
+            | (c.raw & 0x1fff87000007fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.sx32) << 73;
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:65).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier sx32", self.sx32 == false, sm)?;
         let mut w: u128 = 0x104000000000000000411
-            | (c.raw & 0x1fff07000000000000000000000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff87002000000000000000000) | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
@@ -170,7 +170,7 @@ impl OpLeaHiX {
             shift,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:65).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -178,43 +178,43 @@ impl OpLeaHiX {
             .with_not(bit(w, 63));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.sx32 = bit(w, 73);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07000007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87000007fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:65).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.sx32 = bit(w, 73);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07000000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:65).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.sx32 = bit(w, 73);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0700000780000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff8700000780000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:65).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.sx32 = bit(w, 73);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07000007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87000007fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:65).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.sx32 = false;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07000000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87002000000000000000000)))
     }
     /// Parse one tokenized line of syntax `LEA.HI.X` (isa-spec/spec/ops/alu/lea_hi_x.toml:46); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -267,7 +267,9 @@ impl OpLeaHiX {
                 ("c", &[19, 19, 19, 19, 0]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -116,40 +116,40 @@ impl OpLop3 {
         w |= u128::from(self.pc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:108).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x212 | (c.raw & 0x1fff0700000ffffff0000000000)
+        let mut w: u128 = 0x212 | (c.raw & 0x1fff8700000ffffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:108).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x812 | (c.raw & 0x1fff07000000000000000000000)
+        let mut w: u128 = 0x812 | (c.raw & 0x1fff87000000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:108).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa12 | (c.raw & 0x1fff0700000f80000ff00000000)
+        let mut w: u128 = 0xa12 | (c.raw & 0x1fff8700000f80000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:108).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000c12
-            | (c.raw & 0x1fff0700000ffffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc12 | (c.raw & 0x1fff8700000ffffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/lop3.toml:124 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/lop3.toml:125 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -164,7 +164,7 @@ impl OpLop3 {
         w |= u128::from(self.cc) << 47;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop3.toml:124; form at isa-spec/spec/ops/alu/lop3.toml:127).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop3.toml:125; form at isa-spec/spec/ops/alu/lop3.toml:128).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5be0000000000000 | self.encode_e1(sm, c)?;
@@ -175,7 +175,7 @@ impl OpLop3 {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop3.toml:124; form at isa-spec/spec/ops/alu/lop3.toml:127).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop3.toml:125; form at isa-spec/spec/ops/alu/lop3.toml:128).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
@@ -190,7 +190,7 @@ impl OpLop3 {
         w |= fit(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop3.toml:124; form at isa-spec/spec/ops/alu/lop3.toml:127).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop3.toml:125; form at isa-spec/spec/ops/alu/lop3.toml:128).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
@@ -230,35 +230,35 @@ impl OpLop3 {
             x,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:108).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0700000ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff8700000ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:108).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07000000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:108).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0700000f80000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff8700000f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:108).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0700000ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff8700000ffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/lop3.toml:124 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/lop3.toml:125 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -281,7 +281,7 @@ impl OpLop3 {
             x: false,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/lop3.toml:124; form at isa-spec/spec/ops/alu/lop3.toml:127).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/lop3.toml:125; form at isa-spec/spec/ops/alu/lop3.toml:128).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -292,7 +292,7 @@ impl OpLop3 {
         o.x = bit(w, 38);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/lop3.toml:124; form at isa-spec/spec/ops/alu/lop3.toml:127).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/lop3.toml:125; form at isa-spec/spec/ops/alu/lop3.toml:128).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -305,7 +305,7 @@ impl OpLop3 {
         o.x = false;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/lop3.toml:124; form at isa-spec/spec/ops/alu/lop3.toml:127).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/lop3.toml:125; form at isa-spec/spec/ops/alu/lop3.toml:128).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -368,7 +368,9 @@ impl OpLop3 {
                 ("c", &[19, 19, 19, 19, 19, 19, 19]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     /// Parse syntax `LOP3.LUT` (isa-spec/spec/ops/alu/lop3.toml:82).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -437,7 +439,9 @@ impl OpLop3 {
                 ("c", &[19, 19, 19, 19, 19, 19, 19]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => match family_of(sm) { Some(Family::Sm50) => true, _ => true });
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

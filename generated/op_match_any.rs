@@ -43,7 +43,7 @@ impl OpMatchAny {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x800000000000000003a1
-            | (c.raw & 0x1fff7ff7dffffffffff00000000);
+            | (c.raw & 0x1ffffff7dffffffffff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.u64) << 73;
@@ -56,7 +56,7 @@ impl OpMatchAny {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let u64: bool = bit(w, 73);
         let o = Self { d, a, u64 };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff7dffffffffff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff7dffffffffff00000000)))
     }
     /// Parse one tokenized line of syntax `MATCH.ANY` (isa-spec/spec/ops/alu/match_any.toml:31); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -53,40 +53,40 @@ impl OpMov {
         w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:42).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x202 | (c.raw & 0x1fff6fef0ffffffff00ff000000)
+        let mut w: u128 = 0x202 | (c.raw & 0x1fffffff0ffffffff00ff000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:42).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x802 | (c.raw & 0x1fff6fef0ff00000000ff000000)
+        let mut w: u128 = 0x802 | (c.raw & 0x1fffffff0ff00000000ff000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:42).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa02 | (c.raw & 0x1fff6fef0fff80000ffff000000)
+        let mut w: u128 = 0xa02 | (c.raw & 0x1fffffff0fff80000ffff000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:42).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000c02
-            | (c.raw & 0x1fff6fef0ffffffff00ff000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc02 | (c.raw & 0x1fffffff0ffffffff00ff000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/move/mov.toml:59 pack alike.
+    /// What all forms of isa-spec/spec/ops/move/mov.toml:60 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpMov {
         w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 39;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/mov.toml:59; form at isa-spec/spec/ops/move/mov.toml:63).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/mov.toml:60; form at isa-spec/spec/ops/move/mov.toml:64).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c98000000000000 | (c.raw & 0x7f87ff000ff00)
@@ -103,7 +103,7 @@ impl OpMov {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/mov.toml:59; form at isa-spec/spec/ops/move/mov.toml:63).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/mov.toml:60; form at isa-spec/spec/ops/move/mov.toml:64).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c98000000000000 | (c.raw & 0x7f8000000ff00)
@@ -112,43 +112,43 @@ impl OpMov {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:42).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let mask: u32 = bits(w, 72, 4) as u32;
         let o = Self { d, b, mask };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff6fef0ffffffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff0ffffffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:42).
+    /// Form `rir`'s fields (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let mask: u32 = bits(w, 72, 4) as u32;
         let o = Self { d, b, mask };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff6fef0ff00000000ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff0ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:42).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         let mask: u32 = bits(w, 72, 4) as u32;
         let o = Self { d, b, mask };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff6fef0fff80000ffff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff0fff80000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:42).
+    /// Form `rur`'s fields (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         let mask: u32 = bits(w, 72, 4) as u32;
         let o = Self { d, b, mask };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff6fef0ffffffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff0ffffffff00ff000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/move/mov.toml:59; form at isa-spec/spec/ops/move/mov.toml:63).
+    /// Form `r`'s fields (isa-spec/spec/ops/move/mov.toml:60; form at isa-spec/spec/ops/move/mov.toml:64).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -157,7 +157,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7f87ff000ff00)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/move/mov.toml:59; form at isa-spec/spec/ops/move/mov.toml:63).
+    /// Form `c`'s fields (isa-spec/spec/ops/move/mov.toml:60; form at isa-spec/spec/ops/move/mov.toml:64).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -185,7 +185,9 @@ impl OpMov {
         let op = Self { d, b, mask };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(&reuse_marks, form, &[("b", &[18, 0, 0, 0, 18, 0])]);
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

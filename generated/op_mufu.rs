@@ -165,7 +165,7 @@ impl OpMufu {
         w |= self.op.code_in(Self::NAME, "op", &Self::OP_CODES0, sm)? << 74;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rrr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -177,7 +177,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rir` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -187,7 +187,7 @@ impl OpMufu {
         w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rcr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -210,7 +210,7 @@ impl OpMufu {
         w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -222,7 +222,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rir` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -232,7 +232,7 @@ impl OpMufu {
         w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -245,7 +245,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -267,11 +267,11 @@ impl OpMufu {
         w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rrr` on SM [90, 100, 101, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0x308 | (c.raw & 0x1fff7fe00ff0fffff00ff000000)
+        let mut w: u128 = 0x308 | (c.raw & 0x1fff7ff00ff0fffff00ff000000)
             | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
@@ -279,21 +279,21 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rir` on SM [90, 100, 101, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x908 | (c.raw & 0x1fff7fe00ff00000000ff000000)
+        let mut w: u128 = 0x908 | (c.raw & 0x1fff7ff00ff00000000ff000000)
             | self.encode_e2(sm, c)?;
         w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0xb08 | (c.raw & 0x1fff7fe00ff080000ffff000000)
+        let mut w: u128 = 0xb08 | (c.raw & 0x1fff7ff00ff080000ffff000000)
             | self.encode_e2(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "a", &self.a, 5u32)? << 54;
@@ -302,19 +302,19 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rur` on SM [90, 100, 101, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d08
-            | (c.raw & 0x1fff7fe00ff0fffff00ff000000) | self.encode_e2(sm, c)?;
+            | (c.raw & 0x1fff7ff00ff0fffff00ff000000) | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:125 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:126 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier sat", self.sat == false, sm)?;
@@ -328,7 +328,7 @@ impl OpMufu {
         w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [103] (isa-spec/spec/ops/alu/mufu.toml:125; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rrr` on SM [103] (isa-spec/spec/ops/alu/mufu.toml:126; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -340,7 +340,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [103] (isa-spec/spec/ops/alu/mufu.toml:125; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rir` on SM [103] (isa-spec/spec/ops/alu/mufu.toml:126; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -350,7 +350,7 @@ impl OpMufu {
         w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [103] (isa-spec/spec/ops/alu/mufu.toml:125; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rur` on SM [103] (isa-spec/spec/ops/alu/mufu.toml:126; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -362,7 +362,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/mufu.toml:145; form at isa-spec/spec/ops/alu/mufu.toml:145).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/mufu.toml:146; form at isa-spec/spec/ops/alu/mufu.toml:146).
     #[inline(always)]
     fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -377,7 +377,7 @@ impl OpMufu {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/alu/mufu.toml:165; form at isa-spec/spec/ops/alu/mufu.toml:165).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/alu/mufu.toml:166; form at isa-spec/spec/ops/alu/mufu.toml:166).
     #[inline(always)]
     fn encode_f15(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -419,7 +419,7 @@ impl OpMufu {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -435,7 +435,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff03ff0fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -449,7 +449,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff03ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -485,7 +485,7 @@ impl OpMufu {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -501,7 +501,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff01ff0fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -515,7 +515,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff01ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -531,7 +531,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff01ff080000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -568,7 +568,7 @@ impl OpMufu {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -582,9 +582,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff0fffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff00ff0fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -596,9 +596,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff00000000ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff00ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -612,9 +612,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff080000ffff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff00ff080000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -628,9 +628,9 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff0fffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff00ff0fffff00ff000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:125 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:126 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -648,7 +648,7 @@ impl OpMufu {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:125; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:126; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -664,7 +664,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff0fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:125; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:126; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -678,7 +678,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff00000000ff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:125; form at isa-spec/spec/ops/alu/mufu.toml:99).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:126; form at isa-spec/spec/ops/alu/mufu.toml:100).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -694,7 +694,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff0fffff00ff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:145; form at isa-spec/spec/ops/alu/mufu.toml:145).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:146; form at isa-spec/spec/ops/alu/mufu.toml:146).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -725,7 +725,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2bfffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:165; form at isa-spec/spec/ops/alu/mufu.toml:165).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:166; form at isa-spec/spec/ops/alu/mufu.toml:166).
     #[inline(always)]
     fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;

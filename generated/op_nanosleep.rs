@@ -148,7 +148,7 @@ impl OpNanosleep {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/control/nanosleep.toml:75 pack alike.
+    /// What all forms of isa-spec/spec/ops/control/nanosleep.toml:76 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -161,36 +161,36 @@ impl OpNanosleep {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/control/nanosleep.toml:75; form at isa-spec/spec/ops/control/nanosleep.toml:54).
+    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/control/nanosleep.toml:76; form at isa-spec/spec/ops/control/nanosleep.toml:54).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x35d | (c.raw & 0x1fff01fffffffffff00ffff0000)
+        let mut w: u128 = 0x35d | (c.raw & 0x1fff81fffffffffff00ffff0000)
             | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/control/nanosleep.toml:75; form at isa-spec/spec/ops/control/nanosleep.toml:54).
+    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/control/nanosleep.toml:76; form at isa-spec/spec/ops/control/nanosleep.toml:54).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x95d | (c.raw & 0x1fff01fffff00000000ffff0000)
+        let mut w: u128 = 0x95d | (c.raw & 0x1fff81fffff00000000ffff0000)
             | self.encode_e2(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/control/nanosleep.toml:75; form at isa-spec/spec/ops/control/nanosleep.toml:54).
+    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/control/nanosleep.toml:76; form at isa-spec/spec/ops/control/nanosleep.toml:54).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xb5d | (c.raw & 0x1fff01ffffff80000ffffff0000)
+        let mut w: u128 = 0xb5d | (c.raw & 0x1fff81ffffff80000ffffff0000)
             | self.encode_e2(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75] (isa-spec/spec/ops/control/nanosleep.toml:75; form at isa-spec/spec/ops/control/nanosleep.toml:54).
+    /// Form `rur` on SM [75] (isa-spec/spec/ops/control/nanosleep.toml:76; form at isa-spec/spec/ops/control/nanosleep.toml:54).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000d5d
-            | (c.raw & 0x1fff01fffffffffff00ffff0000) | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0xd5d | (c.raw & 0x1fff81fffffffffff00ffff0000)
+            | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -282,7 +282,7 @@ impl OpNanosleep {
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff017ffffffffff00ffff0000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/control/nanosleep.toml:75 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/control/nanosleep.toml:76 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -298,33 +298,33 @@ impl OpNanosleep {
             syncs,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/control/nanosleep.toml:75; form at isa-spec/spec/ops/control/nanosleep.toml:54).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/control/nanosleep.toml:76; form at isa-spec/spec/ops/control/nanosleep.toml:54).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01fffffffffff00ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff81fffffffffff00ffff0000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/control/nanosleep.toml:75; form at isa-spec/spec/ops/control/nanosleep.toml:54).
+    /// Form `rir`'s fields (isa-spec/spec/ops/control/nanosleep.toml:76; form at isa-spec/spec/ops/control/nanosleep.toml:54).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01fffff00000000ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff81fffff00000000ffff0000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/control/nanosleep.toml:75; form at isa-spec/spec/ops/control/nanosleep.toml:54).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/control/nanosleep.toml:76; form at isa-spec/spec/ops/control/nanosleep.toml:54).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01ffffff80000ffffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff81ffffff80000ffffff0000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/control/nanosleep.toml:75; form at isa-spec/spec/ops/control/nanosleep.toml:54).
+    /// Form `rur`'s fields (isa-spec/spec/ops/control/nanosleep.toml:76; form at isa-spec/spec/ops/control/nanosleep.toml:54).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01fffffffffff00ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff81fffffffffff00ffff0000)))
     }
     /// Parse one tokenized line of syntax `NANOSLEEP` (isa-spec/spec/ops/control/nanosleep.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -346,7 +346,17 @@ impl OpNanosleep {
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
         asm_try!(at.finish(& ["cond", "b"]));
         let op = Self { cond, b, rand, warp, syncs };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80000000000000000000000,
+                    ][f as usize]
+                },
+            );
+        parsed(op, line, 0, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

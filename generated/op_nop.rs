@@ -43,10 +43,10 @@ impl OpNop {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier trig", self.trig == false, sm)?;
         only_default(Self::NAME, "modifier code", self.code == 0u32, sm)?;
-        let mut w: u128 = 0x918 | (c.raw & 0x1fff7ffffffffffffffffff0000);
+        let mut w: u128 = 0x918 | (c.raw & 0x1ffffffffffffffffffffff0000);
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/nop.toml:31; form at isa-spec/spec/ops/control/nop.toml:31).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/nop.toml:32; form at isa-spec/spec/ops/control/nop.toml:32).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x50b0000000000f00 | (c.raw & 0x7fff00000c0ff);
@@ -60,9 +60,9 @@ impl OpNop {
         let trig: bool = false;
         let code: u32 = 0u32;
         let o = Self { trig, code };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffffffffffffffffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffffffffffffffffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/nop.toml:31; form at isa-spec/spec/ops/control/nop.toml:31).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/nop.toml:32; form at isa-spec/spec/ops/control/nop.toml:32).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let trig: bool = bit(w, 13);

@@ -70,37 +70,37 @@ impl OpOut {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x324 | (c.raw & 0x1fff7ff3fffffffff0000000000);
+        let mut w: u128 = 0x324 | (c.raw & 0x1ffffff3fffffffff0000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/out.toml:58; form at isa-spec/spec/ops/memory/out.toml:58).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/out.toml:59; form at isa-spec/spec/ops/memory/out.toml:59).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "b", self.b == Src::RZ, sm)?;
-        let mut w: u128 = 0xff00000324 | (c.raw & 0x1fff7ff3fffffffff0000000000);
+        let mut w: u128 = 0xff00000324 | (c.raw & 0x1ffffff3fffffffff0000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/out.toml:68; form at isa-spec/spec/ops/memory/out.toml:68).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/out.toml:70; form at isa-spec/spec/ops/memory/out.toml:70).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x924 | (c.raw & 0x1fff7ff3fff0000000000000000);
+        let mut w: u128 = 0x924 | (c.raw & 0x1ffffff3fff0000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/memory/out.toml:81 pack alike.
+    /// What all forms of isa-spec/spec/ops/memory/out.toml:84 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -111,7 +111,7 @@ impl OpOut {
         w |= code_of(&[1, 2, 3], self.mode.index()) << 39;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:85).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:84; form at isa-spec/spec/ops/memory/out.toml:88).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xfbe0000000000000 | (c.raw & 0x7fe7ff0000000)
@@ -119,7 +119,7 @@ impl OpOut {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:85).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:84; form at isa-spec/spec/ops/memory/out.toml:88).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xf6e0000000000000 | (c.raw & 0x7fe0000000000)
@@ -131,7 +131,7 @@ impl OpOut {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:85).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:84; form at isa-spec/spec/ops/memory/out.toml:88).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xebe0000000000000 | (c.raw & 0x7fe0000000000)
@@ -152,9 +152,9 @@ impl OpOut {
             _ => return None,
         };
         let o = Self { d, a, b, mode };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3fffffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3fffffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/out.toml:58; form at isa-spec/spec/ops/memory/out.toml:58).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/out.toml:59; form at isa-spec/spec/ops/memory/out.toml:59).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -165,9 +165,9 @@ impl OpOut {
             _ => return None,
         };
         let o = Self { d, a, b, mode };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3fffffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3fffffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/out.toml:68; form at isa-spec/spec/ops/memory/out.toml:68).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/out.toml:70; form at isa-spec/spec/ops/memory/out.toml:70).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -179,9 +179,9 @@ impl OpOut {
             _ => return None,
         };
         let o = Self { d, a, b, mode };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3fff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3fff0000000000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/memory/out.toml:81 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/memory/out.toml:84 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -194,14 +194,14 @@ impl OpOut {
         };
         Some(Self { d, a, b: Src::RZ, mode })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:85).
+    /// Form `r`'s fields (isa-spec/spec/ops/memory/out.toml:84; form at isa-spec/spec/ops/memory/out.toml:88).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fe7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:85).
+    /// Form `i`'s fields (isa-spec/spec/ops/memory/out.toml:84; form at isa-spec/spec/ops/memory/out.toml:88).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -210,7 +210,7 @@ impl OpOut {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fe0000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:85).
+    /// Form `c`'s fields (isa-spec/spec/ops/memory/out.toml:84; form at isa-spec/spec/ops/memory/out.toml:88).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;

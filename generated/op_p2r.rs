@@ -64,40 +64,40 @@ impl OpP2r {
         w |= (self.bsel.index() as u128) << 76;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:64).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:65).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x203 | (c.raw & 0x1fff7ffcfffffffff0000000000)
+        let mut w: u128 = 0x203 | (c.raw & 0x1ffffffcfffffffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:64).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:65).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x803 | (c.raw & 0x1fff7ffcfff0000000000000000)
+        let mut w: u128 = 0x803 | (c.raw & 0x1ffffffcfff0000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:64).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:65).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa03 | (c.raw & 0x1fff7ffcffff80000ff00000000)
+        let mut w: u128 = 0xa03 | (c.raw & 0x1ffffffcffff80000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:64).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:65).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000c03
-            | (c.raw & 0x1fff7ffcfffffffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc03 | (c.raw & 0x1ffffffcfffffffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/move/p2r.toml:72 pack alike.
+    /// What all forms of isa-spec/spec/ops/move/p2r.toml:73 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpP2r {
         w |= (self.bsel.index() as u128) << 41;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/p2r.toml:72; form at isa-spec/spec/ops/move/p2r.toml:76).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/p2r.toml:73; form at isa-spec/spec/ops/move/p2r.toml:77).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5ce8000000000000 | (c.raw & 0x7f8fff0000000)
@@ -117,7 +117,7 @@ impl OpP2r {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/p2r.toml:72; form at isa-spec/spec/ops/move/p2r.toml:76).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/p2r.toml:73; form at isa-spec/spec/ops/move/p2r.toml:77).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x38e8000000000000 | (c.raw & 0x7f88000000000)
@@ -129,7 +129,7 @@ impl OpP2r {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/p2r.toml:72; form at isa-spec/spec/ops/move/p2r.toml:76).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/p2r.toml:73; form at isa-spec/spec/ops/move/p2r.toml:77).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4ce8000000000000 | (c.raw & 0x7f88000000000)
@@ -153,35 +153,35 @@ impl OpP2r {
             bsel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:64).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:65).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffcfffffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffcfffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:64).
+    /// Form `rir`'s fields (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:65).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffcfff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffcfff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:64).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:65).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffcffff80000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffcffff80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:64).
+    /// Form `rur`'s fields (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:65).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffcfffffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffcfffffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/move/p2r.toml:72 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/move/p2r.toml:73 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -196,14 +196,14 @@ impl OpP2r {
             bsel,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/move/p2r.toml:72; form at isa-spec/spec/ops/move/p2r.toml:76).
+    /// Form `r`'s fields (isa-spec/spec/ops/move/p2r.toml:73; form at isa-spec/spec/ops/move/p2r.toml:77).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7f8fff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/move/p2r.toml:72; form at isa-spec/spec/ops/move/p2r.toml:76).
+    /// Form `i`'s fields (isa-spec/spec/ops/move/p2r.toml:73; form at isa-spec/spec/ops/move/p2r.toml:77).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -212,7 +212,7 @@ impl OpP2r {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7f88000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/move/p2r.toml:72; form at isa-spec/spec/ops/move/p2r.toml:76).
+    /// Form `c`'s fields (isa-spec/spec/ops/move/p2r.toml:73; form at isa-spec/spec/ops/move/p2r.toml:77).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -248,7 +248,9 @@ impl OpP2r {
             form,
             &[("a", &[17, 17, 17, 17, 17, 17, 17]), ("b", &[18, 0, 0, 0, 18, 0, 0])],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

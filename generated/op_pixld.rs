@@ -44,7 +44,7 @@ impl OpPixld {
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/pixld.toml:29; form at isa-spec/spec/ops/memory/pixld.toml:29).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x925 | (c.raw & 0x1fff7f03fffffffffffff000000);
+        let mut w: u128 = 0x925 | (c.raw & 0x1fffff03fffffffffffff000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.mode.index() as u128) << 78;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
@@ -57,7 +57,7 @@ impl OpPixld {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let mode: PixldMode = PixldMode::from_index(bits(w, 78, 3) as usize)?;
         let o = Self { d, pd, mode };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f03fffffffffffff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff03fffffffffffff000000)))
     }
     /// Parse one tokenized line of syntax `PIXLD` (isa-spec/spec/ops/memory/pixld.toml:24); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

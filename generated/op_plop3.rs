@@ -76,18 +76,18 @@ impl OpPlop3 {
         w |= u128::from(self.a.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `p` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3.toml:62; form at isa-spec/spec/ops/alu/plop3.toml:66).
+    /// Form `p` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3.toml:62; form at isa-spec/spec/ops/alu/plop3.toml:67).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x81c | (c.raw & 0x1fff0000000ffffffffff000000)
+        let mut w: u128 = 0x81c | (c.raw & 0x1fff8000008ffffffffff000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 68;
         Ok(w)
     }
-    /// Form `u` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3.toml:62; form at isa-spec/spec/ops/alu/plop3.toml:66).
+    /// Form `u` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3.toml:62; form at isa-spec/spec/ops/alu/plop3.toml:67).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x8000000000000081c | (c.raw & 0x1fff0000000ffffffffff000000)
+        let mut w: u128 = 0x81c | (c.raw & 0x1fff8000008ffffffffff000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UPred, 3u32, sm)? << 68;
         Ok(w)
@@ -113,21 +113,21 @@ impl OpPlop3 {
             lut1,
         })
     }
-    /// Form `p`'s fields (isa-spec/spec/ops/alu/plop3.toml:62; form at isa-spec/spec/ops/alu/plop3.toml:66).
+    /// Form `p`'s fields (isa-spec/spec/ops/alu/plop3.toml:62; form at isa-spec/spec/ops/alu/plop3.toml:67).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.c = Src::reg(reg_below(RegFile::Pred, bits(w, 68, 3), 7)?)
             .with_not(bit(w, 71));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0000000ffffffffff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff8000008ffffffffff000000)))
     }
-    /// Form `u`'s fields (isa-spec/spec/ops/alu/plop3.toml:62; form at isa-spec/spec/ops/alu/plop3.toml:66).
+    /// Form `u`'s fields (isa-spec/spec/ops/alu/plop3.toml:62; form at isa-spec/spec/ops/alu/plop3.toml:67).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.c = Src::reg(reg_below(RegFile::UPred, bits(w, 68, 3), 7)?)
             .with_not(bit(w, 71));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0000000ffffffffff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff8000008ffffffffff000000)))
     }
     /// Parse one tokenized line of syntax `PLOP3.LUT` (isa-spec/spec/ops/alu/plop3.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -153,7 +153,9 @@ impl OpPlop3 {
             lut0,
             lut1,
         };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let raw = form.map_or(0, |f| [0, 0x80000000000000000][f as usize]);
+        parsed(op, line, 0, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -78,18 +78,18 @@ impl OpPlop3Sign {
         w |= dst_field(Self::NAME, "pq", self.pq, RegFile::Pred, 3u32, sm)? << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3_sign.toml:73; form at isa-spec/spec/ops/alu/plop3_sign.toml:77).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3_sign.toml:73; form at isa-spec/spec/ops/alu/plop3_sign.toml:78).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x21f | (c.raw & 0x1fff7810000ffffff0000000000)
+        let mut w: u128 = 0x21f | (c.raw & 0x1ffff810000ffffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/plop3_sign.toml:73; form at isa-spec/spec/ops/alu/plop3_sign.toml:77).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/plop3_sign.toml:73; form at isa-spec/spec/ops/alu/plop3_sign.toml:78).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa1f | (c.raw & 0x1fff7810000f80000ff00000000)
+        let mut w: u128 = 0xa1f | (c.raw & 0x1ffff810000f80000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -120,19 +120,19 @@ impl OpPlop3Sign {
             lut1,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/plop3_sign.toml:73; form at isa-spec/spec/ops/alu/plop3_sign.toml:77).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/plop3_sign.toml:73; form at isa-spec/spec/ops/alu/plop3_sign.toml:78).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7810000ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff810000ffffff0000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/plop3_sign.toml:73; form at isa-spec/spec/ops/alu/plop3_sign.toml:77).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/plop3_sign.toml:73; form at isa-spec/spec/ops/alu/plop3_sign.toml:78).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7810000f80000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff810000f80000ff00000000)))
     }
     /// Parse one tokenized line of syntax `PLOP3.LUT` (isa-spec/spec/ops/alu/plop3_sign.toml:62); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

@@ -52,54 +52,54 @@ impl OpPopc {
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:29).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:30).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x309 | (c.raw & 0x1fff7ffffff7fffff00ff000000)
+        let mut w: u128 = 0x309 | (c.raw & 0x1ffffffffff7fffff00ff000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:29).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:30).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x909 | (c.raw & 0x1fff7ffffff00000000ff000000)
+        let mut w: u128 = 0x909 | (c.raw & 0x1ffffffffff00000000ff000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:29).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:30).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0xb09 | (c.raw & 0x1fff7ffffff780000ffff000000)
+        let mut w: u128 = 0xb09 | (c.raw & 0x1ffffffffff780000ffff000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:29).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:30).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80000000000000000000d09
-            | (c.raw & 0x1fff7ffffff7fffff00ff000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xd09 | (c.raw & 0x1ffffffffff7fffff00ff000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/popc.toml:44 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/popc.toml:45 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:44; form at isa-spec/spec/ops/alu/popc.toml:50).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:45; form at isa-spec/spec/ops/alu/popc.toml:51).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -109,7 +109,7 @@ impl OpPopc {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:44; form at isa-spec/spec/ops/alu/popc.toml:50).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:45; form at isa-spec/spec/ops/alu/popc.toml:51).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -122,7 +122,7 @@ impl OpPopc {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:44; form at isa-spec/spec/ops/alu/popc.toml:50).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:45; form at isa-spec/spec/ops/alu/popc.toml:51).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -133,41 +133,41 @@ impl OpPopc {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:29).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:30).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_not(bit(w, 63));
         let o = Self { d, b };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffffff7fffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffffff7fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:29).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:30).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let o = Self { d, b };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffffff00000000ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffffff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:29).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:30).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_not(bit(w, 63));
         let o = Self { d, b };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffffff780000ffff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffffff780000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:29).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:30).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         let o = Self { d, b };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffffff7fffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffffff7fffff00ff000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/popc.toml:44; form at isa-spec/spec/ops/alu/popc.toml:50).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/popc.toml:45; form at isa-spec/spec/ops/alu/popc.toml:51).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -176,7 +176,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fefff000ff00)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/popc.toml:44; form at isa-spec/spec/ops/alu/popc.toml:50).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/popc.toml:45; form at isa-spec/spec/ops/alu/popc.toml:51).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -186,7 +186,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fe800000ff00)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/popc.toml:44; form at isa-spec/spec/ops/alu/popc.toml:50).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/popc.toml:45; form at isa-spec/spec/ops/alu/popc.toml:51).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -206,7 +206,10 @@ impl OpPopc {
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
         asm_try!(at.finish(& ["d", "b"]));
         let op = Self { d, b };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
+        parsed(op, line, 0, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

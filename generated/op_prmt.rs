@@ -69,72 +69,72 @@ impl OpPrmt {
         w |= (self.mode.index() as u128) << 72;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x216 | (c.raw & 0x1fff7fff800ffffff0000000000)
+        let mut w: u128 = 0x216 | (c.raw & 0x1fffffff800ffffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x816 | (c.raw & 0x1fff7fff8000000000000000000)
+        let mut w: u128 = 0x816 | (c.raw & 0x1fffffff8000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa16 | (c.raw & 0x1fff7fff800f80000ff00000000)
+        let mut w: u128 = 0xa16 | (c.raw & 0x1fffffff800f80000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000c16
-            | (c.raw & 0x1fff7fff800ffffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc16 | (c.raw & 0x1fffffff800ffffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x416 | (c.raw & 0x1fff7fff8000000000000000000)
+        let mut w: u128 = 0x416 | (c.raw & 0x1fffffff8000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x616 | (c.raw & 0x1fff7fff800f80000ff00000000)
+        let mut w: u128 = 0x616 | (c.raw & 0x1fffffff800f80000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000e16
-            | (c.raw & 0x1fff7fff800ffffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xe16 | (c.raw & 0x1fffffff800ffffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/prmt.toml:54 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/prmt.toml:55 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -146,7 +146,7 @@ impl OpPrmt {
         w |= (self.mode.index() as u128) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:54; form at isa-spec/spec/ops/alu/prmt.toml:58).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:55; form at isa-spec/spec/ops/alu/prmt.toml:59).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5bc0000000000000 | (c.raw & 0x807ff0000000)
@@ -155,7 +155,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:54; form at isa-spec/spec/ops/alu/prmt.toml:58).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:55; form at isa-spec/spec/ops/alu/prmt.toml:59).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x36c0000000000000 | (c.raw & 0x800000000000)
@@ -168,7 +168,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:54; form at isa-spec/spec/ops/alu/prmt.toml:58).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:55; form at isa-spec/spec/ops/alu/prmt.toml:59).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4bc0000000000000 | (c.raw & 0x800000000000)
@@ -178,7 +178,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:54; form at isa-spec/spec/ops/alu/prmt.toml:58).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:55; form at isa-spec/spec/ops/alu/prmt.toml:59).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x53c0000000000000 | (c.raw & 0x800000000000)
@@ -202,63 +202,63 @@ impl OpPrmt {
             mode,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff800ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff800ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff8000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff8000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff800f80000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff800f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff800ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff800ffffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff8000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff8000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff800f80000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff800f80000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:46).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff800ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff800ffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/prmt.toml:54 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/prmt.toml:55 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -272,7 +272,7 @@ impl OpPrmt {
             mode,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/prmt.toml:54; form at isa-spec/spec/ops/alu/prmt.toml:58).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/prmt.toml:55; form at isa-spec/spec/ops/alu/prmt.toml:59).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -280,7 +280,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x807ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/prmt.toml:54; form at isa-spec/spec/ops/alu/prmt.toml:58).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/prmt.toml:55; form at isa-spec/spec/ops/alu/prmt.toml:59).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -290,7 +290,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/prmt.toml:54; form at isa-spec/spec/ops/alu/prmt.toml:58).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/prmt.toml:55; form at isa-spec/spec/ops/alu/prmt.toml:59).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -298,7 +298,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800000000000)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/prmt.toml:54; form at isa-spec/spec/ops/alu/prmt.toml:58).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/prmt.toml:55; form at isa-spec/spec/ops/alu/prmt.toml:59).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -336,7 +336,17 @@ impl OpPrmt {
                 ("c", &[19, 19, 19, 19, 0, 0, 0, 19, 19, 19, 0]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0, 0, 0, 0x80000000000000000000000, 0, 0,
+                        0x80000000000000000000000, 0, 0, 0, 0,
+                    ][f as usize]
+                },
+            );
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -108,7 +108,7 @@ impl OpQspc {
             }
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
-        let mut w: u128 = 0x1aa | (c.raw & 0x1fff3f1f8ff000000ff00000000);
+        let mut w: u128 = 0x1aa | (c.raw & 0x1fffbf1f8ff000000ff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -119,7 +119,7 @@ impl OpQspc {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/qspc.toml:103; form at isa-spec/spec/ops/memory/qspc.toml:103).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/qspc.toml:104; form at isa-spec/spec/ops/memory/qspc.toml:104).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -149,7 +149,7 @@ impl OpQspc {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/qspc.toml:114; form at isa-spec/spec/ops/memory/qspc.toml:114).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/qspc.toml:116; form at isa-spec/spec/ops/memory/qspc.toml:116).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -204,7 +204,7 @@ impl OpQspc {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/qspc.toml:136; form at isa-spec/spec/ops/memory/qspc.toml:136).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/qspc.toml:138; form at isa-spec/spec/ops/memory/qspc.toml:138).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -293,9 +293,9 @@ impl OpQspc {
             awidth,
             amode,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3f1f8ff000000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffbf1f8ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/qspc.toml:103; form at isa-spec/spec/ops/memory/qspc.toml:103).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/qspc.toml:104; form at isa-spec/spec/ops/memory/qspc.toml:104).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -326,7 +326,7 @@ impl OpQspc {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3f1f8ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/qspc.toml:114; form at isa-spec/spec/ops/memory/qspc.toml:114).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/qspc.toml:116; form at isa-spec/spec/ops/memory/qspc.toml:116).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x40000000000000000000000 == 0x40000000000000000000000
@@ -371,7 +371,7 @@ impl OpQspc {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3f1f8ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/qspc.toml:136; form at isa-spec/spec/ops/memory/qspc.toml:136).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/qspc.toml:138; form at isa-spec/spec/ops/memory/qspc.toml:138).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x40000000000000000000000 == 0x40000000000000000000000

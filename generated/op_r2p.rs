@@ -61,40 +61,40 @@ impl OpR2p {
         w |= (self.bsel.index() as u128) << 76;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:48).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:49).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x204 | (c.raw & 0x1fff7ffcfffffffff0000ff0000)
+        let mut w: u128 = 0x204 | (c.raw & 0x1ffffffcfffffffff0000ff0000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:48).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:49).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x804 | (c.raw & 0x1fff7ffcfff0000000000ff0000)
+        let mut w: u128 = 0x804 | (c.raw & 0x1ffffffcfff0000000000ff0000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:48).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:49).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa04 | (c.raw & 0x1fff7ffcffff80000ff00ff0000)
+        let mut w: u128 = 0xa04 | (c.raw & 0x1ffffffcffff80000ff00ff0000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:48).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:49).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000c04
-            | (c.raw & 0x1fff7ffcfffffffff0000ff0000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc04 | (c.raw & 0x1ffffffcfffffffff0000ff0000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/move/r2p.toml:56 pack alike.
+    /// What all forms of isa-spec/spec/ops/move/r2p.toml:57 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -105,7 +105,7 @@ impl OpR2p {
         w |= (self.bsel.index() as u128) << 41;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/r2p.toml:56; form at isa-spec/spec/ops/move/r2p.toml:60).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/r2p.toml:57; form at isa-spec/spec/ops/move/r2p.toml:61).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5cf0000000000000 | (c.raw & 0x7f8fff00000ff)
@@ -113,7 +113,7 @@ impl OpR2p {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/r2p.toml:56; form at isa-spec/spec/ops/move/r2p.toml:60).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/r2p.toml:57; form at isa-spec/spec/ops/move/r2p.toml:61).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x38f0000000000000 | (c.raw & 0x7f880000000ff)
@@ -125,7 +125,7 @@ impl OpR2p {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/r2p.toml:56; form at isa-spec/spec/ops/move/r2p.toml:60).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/r2p.toml:57; form at isa-spec/spec/ops/move/r2p.toml:61).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4cf0000000000000 | (c.raw & 0x7f880000000ff)
@@ -142,35 +142,35 @@ impl OpR2p {
         let bsel: ByteSel = ByteSel::from_index(bits(w, 76, 2) as usize)?;
         Some(Self { a, b: Src::RZ, file, bsel })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:48).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:49).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffcfffffffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffcfffffffff0000ff0000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:48).
+    /// Form `rir`'s fields (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:49).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffcfff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffcfff0000000000ff0000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:48).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:49).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffcffff80000ff00ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffcffff80000ff00ff0000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:48).
+    /// Form `rur`'s fields (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:49).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffcfffffffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffcfffffffff0000ff0000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/move/r2p.toml:56 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/move/r2p.toml:57 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -178,14 +178,14 @@ impl OpR2p {
         let bsel: ByteSel = ByteSel::from_index(bits(w, 41, 2) as usize)?;
         Some(Self { a, b: Src::RZ, file, bsel })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/move/r2p.toml:56; form at isa-spec/spec/ops/move/r2p.toml:60).
+    /// Form `r`'s fields (isa-spec/spec/ops/move/r2p.toml:57; form at isa-spec/spec/ops/move/r2p.toml:61).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7f8fff00000ff)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/move/r2p.toml:56; form at isa-spec/spec/ops/move/r2p.toml:60).
+    /// Form `i`'s fields (isa-spec/spec/ops/move/r2p.toml:57; form at isa-spec/spec/ops/move/r2p.toml:61).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -194,7 +194,7 @@ impl OpR2p {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7f880000000ff)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/move/r2p.toml:56; form at isa-spec/spec/ops/move/r2p.toml:60).
+    /// Form `c`'s fields (isa-spec/spec/ops/move/r2p.toml:57; form at isa-spec/spec/ops/move/r2p.toml:61).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -258,7 +258,9 @@ impl OpR2p {
             form,
             &[("a", &[17, 17, 17, 17, 17, 17, 17]), ("b", &[18, 0, 0, 0, 18, 0, 0])],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

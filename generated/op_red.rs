@@ -255,7 +255,7 @@ impl OpRed {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/red.toml:210; form at isa-spec/spec/ops/memory/red.toml:210).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/red.toml:211; form at isa-spec/spec/ops/memory/red.toml:211).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -306,7 +306,7 @@ impl OpRed {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/red.toml:235; form at isa-spec/spec/ops/memory/red.toml:235).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/red.toml:236; form at isa-spec/spec/ops/memory/red.toml:236).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -344,7 +344,7 @@ impl OpRed {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/red.toml:256; form at isa-spec/spec/ops/memory/red.toml:256).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/red.toml:258; form at isa-spec/spec/ops/memory/red.toml:258).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -401,7 +401,7 @@ impl OpRed {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/red.toml:280; form at isa-spec/spec/ops/memory/red.toml:280).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/red.toml:282; form at isa-spec/spec/ops/memory/red.toml:282).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -614,7 +614,7 @@ impl OpRed {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:210; form at isa-spec/spec/ops/memory/red.toml:210).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:211; form at isa-spec/spec/ops/memory/red.toml:211).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x800000000000000000 == 0x800000000000000000
@@ -703,7 +703,7 @@ impl OpRed {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff00e00400000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:235; form at isa-spec/spec/ops/memory/red.toml:235).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:236; form at isa-spec/spec/ops/memory/red.toml:236).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -779,7 +779,7 @@ impl OpRed {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e10ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:256; form at isa-spec/spec/ops/memory/red.toml:256).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:258; form at isa-spec/spec/ops/memory/red.toml:258).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x800000000000000000 == 0x800000000000000000
@@ -868,7 +868,7 @@ impl OpRed {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00e10400000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:280; form at isa-spec/spec/ops/memory/red.toml:280).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:282; form at isa-spec/spec/ops/memory/red.toml:282).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x200000000000000000000 == 0x200000000000000000000

@@ -52,7 +52,7 @@ impl OpRet {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x950 | (c.raw & 0x1fff01c00000000000300ff0000);
+        let mut w: u128 = 0x950 | (c.raw & 0x1fff81c00000000000300ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w
             |= {
@@ -71,7 +71,7 @@ impl OpRet {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret.toml:62; form at isa-spec/spec/ops/control/ret.toml:62).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret.toml:63; form at isa-spec/spec/ops/control/ret.toml:63).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -98,7 +98,7 @@ impl OpRet {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/ret.toml:70; form at isa-spec/spec/ops/control/ret.toml:70).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/ret.toml:71; form at isa-spec/spec/ops/control/ret.toml:71).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -123,7 +123,7 @@ impl OpRet {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/ret.toml:81; form at isa-spec/spec/ops/control/ret.toml:81).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/ret.toml:82; form at isa-spec/spec/ops/control/ret.toml:82).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -151,7 +151,7 @@ impl OpRet {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret.toml:90; form at isa-spec/spec/ops/control/ret.toml:90).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret.toml:91; form at isa-spec/spec/ops/control/ret.toml:91).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -188,9 +188,9 @@ impl OpRet {
         let nodec: bool = bit(w, 86);
         let target: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self { cond, a, nodec, target };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c00000000000300ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff81c00000000000300ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:62; form at isa-spec/spec/ops/control/ret.toml:62).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:63; form at isa-spec/spec/ops/control/ret.toml:63).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -202,7 +202,7 @@ impl OpRet {
         let o = Self { cond, a, nodec, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c00000000000300000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:70; form at isa-spec/spec/ops/control/ret.toml:70).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:71; form at isa-spec/spec/ops/control/ret.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -213,7 +213,7 @@ impl OpRet {
         let o = Self { cond, a, nodec, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c000000000003c0ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:81; form at isa-spec/spec/ops/control/ret.toml:81).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:82; form at isa-spec/spec/ops/control/ret.toml:82).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -225,7 +225,7 @@ impl OpRet {
         let o = Self { cond, a, nodec, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c000000000003c0000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:90; form at isa-spec/spec/ops/control/ret.toml:90).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:91; form at isa-spec/spec/ops/control/ret.toml:91).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)

@@ -53,7 +53,7 @@ impl OpRetAbs {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x2000000000000000000950
-            | (c.raw & 0x1fff01c00000000000300ff0000);
+            | (c.raw & 0x1fff81c00000000000300ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w
             |= {
@@ -72,7 +72,7 @@ impl OpRetAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret_abs.toml:61; form at isa-spec/spec/ops/control/ret_abs.toml:61).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret_abs.toml:62; form at isa-spec/spec/ops/control/ret_abs.toml:62).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -100,7 +100,7 @@ impl OpRetAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/ret_abs.toml:69; form at isa-spec/spec/ops/control/ret_abs.toml:69).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/ret_abs.toml:70; form at isa-spec/spec/ops/control/ret_abs.toml:70).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -125,7 +125,7 @@ impl OpRetAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/ret_abs.toml:80; form at isa-spec/spec/ops/control/ret_abs.toml:80).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/ret_abs.toml:81; form at isa-spec/spec/ops/control/ret_abs.toml:81).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -153,7 +153,7 @@ impl OpRetAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret_abs.toml:89; form at isa-spec/spec/ops/control/ret_abs.toml:89).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret_abs.toml:90; form at isa-spec/spec/ops/control/ret_abs.toml:90).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -190,9 +190,9 @@ impl OpRetAbs {
         let nodec: bool = bit(w, 86);
         let off: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self { cond, a, nodec, off };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c00000000000300ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff81c00000000000300ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:61; form at isa-spec/spec/ops/control/ret_abs.toml:61).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:62; form at isa-spec/spec/ops/control/ret_abs.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -204,7 +204,7 @@ impl OpRetAbs {
         let o = Self { cond, a, nodec, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c00000000000300000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:69; form at isa-spec/spec/ops/control/ret_abs.toml:69).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:70; form at isa-spec/spec/ops/control/ret_abs.toml:70).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -215,7 +215,7 @@ impl OpRetAbs {
         let o = Self { cond, a, nodec, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c000000000003c0ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:80; form at isa-spec/spec/ops/control/ret_abs.toml:80).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:81; form at isa-spec/spec/ops/control/ret_abs.toml:81).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -227,7 +227,7 @@ impl OpRetAbs {
         let o = Self { cond, a, nodec, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c000000000003c0000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:89; form at isa-spec/spec/ops/control/ret_abs.toml:89).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:90; form at isa-spec/spec/ops/control/ret_abs.toml:90).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)

@@ -41,12 +41,12 @@ impl OpS2r {
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/s2r.toml:18; form at isa-spec/spec/ops/system/s2r.toml:18).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x919 | (c.raw & 0x1fff7ff00ffffffffffff000000);
+        let mut w: u128 = 0x919 | (c.raw & 0x1ffffff00ffffffffffff000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.sr.index() as u128) << 72;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/s2r.toml:28; form at isa-spec/spec/ops/system/s2r.toml:28).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/s2r.toml:29; form at isa-spec/spec/ops/system/s2r.toml:29).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xf0c8000000000000 | (c.raw & 0x7fffff000ff00);
@@ -60,9 +60,9 @@ impl OpS2r {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let sr: Sr = Sr::from_index(bits(w, 72, 8) as usize)?;
         let o = Self { d, sr };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff00ffffffffffff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff00ffffffffffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/system/s2r.toml:28; form at isa-spec/spec/ops/system/s2r.toml:28).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/s2r.toml:29; form at isa-spec/spec/ops/system/s2r.toml:29).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;

@@ -64,40 +64,40 @@ impl OpSel {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:45).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:46).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x207 | (c.raw & 0x1fff07fffffffffff0000000000)
+        let mut w: u128 = 0x207 | (c.raw & 0x1fff87fffffffffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:45).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:46).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x807 | (c.raw & 0x1fff07fffff0000000000000000)
+        let mut w: u128 = 0x807 | (c.raw & 0x1fff87fffff0000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:45).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:46).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa07 | (c.raw & 0x1fff07ffffff80000ff00000000)
+        let mut w: u128 = 0xa07 | (c.raw & 0x1fff87ffffff80000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:45).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:46).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000c07
-            | (c.raw & 0x1fff07fffffffffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc07 | (c.raw & 0x1fff87fffffffffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/sel.toml:54 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/sel.toml:55 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -110,7 +110,7 @@ impl OpSel {
         w |= u128::from(self.cond.not) << 42;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/sel.toml:54; form at isa-spec/spec/ops/alu/sel.toml:58).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/sel.toml:55; form at isa-spec/spec/ops/alu/sel.toml:59).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5ca0000000000000 | (c.raw & 0x7f87ff0000000)
@@ -118,7 +118,7 @@ impl OpSel {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/sel.toml:54; form at isa-spec/spec/ops/alu/sel.toml:58).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/sel.toml:55; form at isa-spec/spec/ops/alu/sel.toml:59).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x38a0000000000000 | (c.raw & 0x7f80000000000)
@@ -130,7 +130,7 @@ impl OpSel {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/sel.toml:54; form at isa-spec/spec/ops/alu/sel.toml:58).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/sel.toml:55; form at isa-spec/spec/ops/alu/sel.toml:59).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4ca0000000000000 | (c.raw & 0x7f80000000000)
@@ -148,35 +148,35 @@ impl OpSel {
             .with_not(bit(w, 90));
         Some(Self { d, a, b: Src::RZ, cond })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:45).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:46).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fffffffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87fffffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:45).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:46).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fffff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87fffff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:45).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:46).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ffffff80000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ffffff80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:45).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:46).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fffffffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87fffffffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/sel.toml:54 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/sel.toml:55 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -185,14 +185,14 @@ impl OpSel {
             .with_not(bit(w, 42));
         Some(Self { d, a, b: Src::RZ, cond })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/sel.toml:54; form at isa-spec/spec/ops/alu/sel.toml:58).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/sel.toml:55; form at isa-spec/spec/ops/alu/sel.toml:59).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7f87ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/sel.toml:54; form at isa-spec/spec/ops/alu/sel.toml:58).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/sel.toml:55; form at isa-spec/spec/ops/alu/sel.toml:59).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -201,7 +201,7 @@ impl OpSel {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7f80000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/sel.toml:54; form at isa-spec/spec/ops/alu/sel.toml:58).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/sel.toml:55; form at isa-spec/spec/ops/alu/sel.toml:59).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -227,7 +227,9 @@ impl OpSel {
             form,
             &[("a", &[17, 17, 17, 17, 17, 17, 17]), ("b", &[18, 0, 0, 0, 18, 0, 0])],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

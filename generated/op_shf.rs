@@ -101,72 +101,72 @@ impl OpShf {
         w |= u128::from(self.hi) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:85).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x219 | (c.raw & 0x1fff7fec100ffffff0000000000)
+        let mut w: u128 = 0x219 | (c.raw & 0x1fffffee100ffffff0000000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:85).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x819 | (c.raw & 0x1fff7fec1000000000000000000)
+        let mut w: u128 = 0x819 | (c.raw & 0x1fffffee1000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:85).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa19 | (c.raw & 0x1fff7fec100f80000ff00000000)
+        let mut w: u128 = 0xa19 | (c.raw & 0x1fffffee100f80000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:85).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000c19
-            | (c.raw & 0x1fff7fec100ffffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc19 | (c.raw & 0x1fffffee100ffffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:85).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x419 | (c.raw & 0x1fff7fec1000000000000000000)
+        let mut w: u128 = 0x419 | (c.raw & 0x1fffffee1000000000000000000)
             | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:85).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x619 | (c.raw & 0x1fff7fec100f80000ff00000000)
+        let mut w: u128 = 0x619 | (c.raw & 0x1fffffee100f80000ff00000000)
             | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:85).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000e19
-            | (c.raw & 0x1fff7fec100ffffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xe19 | (c.raw & 0x1fffffee100ffffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shf.toml:101; form at isa-spec/spec/ops/alu/shf.toml:101).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shf.toml:102; form at isa-spec/spec/ops/alu/shf.toml:102).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -183,7 +183,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shf.toml:129; form at isa-spec/spec/ops/alu/shf.toml:129).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shf.toml:130; form at isa-spec/spec/ops/alu/shf.toml:130).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -220,63 +220,63 @@ impl OpShf {
             hi,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:85).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fec100ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffee100ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:85).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fec1000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffee1000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:85).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fec100f80000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffee100f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:85).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fec100ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffee100ffffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:85).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fec1000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffee1000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:85).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fec100f80000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffee100f80000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:85).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fec100ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffee100ffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shf.toml:101; form at isa-spec/spec/ops/alu/shf.toml:101).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shf.toml:102; form at isa-spec/spec/ops/alu/shf.toml:102).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -308,7 +308,7 @@ impl OpShf {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1ff0000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shf.toml:129; form at isa-spec/spec/ops/alu/shf.toml:129).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shf.toml:130; form at isa-spec/spec/ops/alu/shf.toml:130).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -387,7 +387,17 @@ impl OpShf {
                 ("c", &[19, 19, 19, 19, 0, 0, 0, 19, 19]),
             ],
         );
-        parsed(op, line, ctrl, 0)
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0, 0, 0, 0x80000000000000000000000, 0, 0,
+                        0x80000000000000000000000, 0, 0,
+                    ][f as usize]
+                },
+            );
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => match family_of(sm) { Some(Family::Sm50) => true, _ => true });
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

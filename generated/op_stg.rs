@@ -243,7 +243,7 @@ impl OpStg {
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0x1000000000000000186
-            | (c.raw & 0x1fff38e00ff0000000000ff0000);
+            | (c.raw & 0x1fffb8e00ff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -254,7 +254,7 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/stg.toml:159; form at isa-spec/spec/ops/memory/stg.toml:159).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/stg.toml:160; form at isa-spec/spec/ops/memory/stg.toml:160).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -289,7 +289,7 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/stg.toml:183; form at isa-spec/spec/ops/memory/stg.toml:183).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/stg.toml:184; form at isa-spec/spec/ops/memory/stg.toml:184).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -323,7 +323,7 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/stg.toml:235; form at isa-spec/spec/ops/memory/stg.toml:235).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/stg.toml:236; form at isa-spec/spec/ops/memory/stg.toml:236).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -362,7 +362,7 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/stg.toml:263; form at isa-spec/spec/ops/memory/stg.toml:263).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/stg.toml:264; form at isa-spec/spec/ops/memory/stg.toml:264).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -410,7 +410,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:279; form at isa-spec/spec/ops/memory/stg.toml:279).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:280; form at isa-spec/spec/ops/memory/stg.toml:280).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -458,7 +458,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:292; form at isa-spec/spec/ops/memory/stg.toml:292).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:294; form at isa-spec/spec/ops/memory/stg.toml:294).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -506,7 +506,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:299; form at isa-spec/spec/ops/memory/stg.toml:299).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:302; form at isa-spec/spec/ops/memory/stg.toml:302).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -540,7 +540,7 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/stg.toml:314; form at isa-spec/spec/ops/memory/stg.toml:314).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/stg.toml:318; form at isa-spec/spec/ops/memory/stg.toml:318).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -574,7 +574,7 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:329; form at isa-spec/spec/ops/memory/stg.toml:329).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:334; form at isa-spec/spec/ops/memory/stg.toml:334).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -608,7 +608,7 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:345; form at isa-spec/spec/ops/memory/stg.toml:345).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:350; form at isa-spec/spec/ops/memory/stg.toml:350).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -646,7 +646,7 @@ impl OpStg {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:378; form at isa-spec/spec/ops/memory/stg.toml:378).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:383; form at isa-spec/spec/ops/memory/stg.toml:383).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -765,9 +765,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00ff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffb8e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:159; form at isa-spec/spec/ops/memory/stg.toml:159).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:160; form at isa-spec/spec/ops/memory/stg.toml:160).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -854,7 +854,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:183; form at isa-spec/spec/ops/memory/stg.toml:183).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:184; form at isa-spec/spec/ops/memory/stg.toml:184).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -927,7 +927,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e10ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:235; form at isa-spec/spec/ops/memory/stg.toml:235).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:236; form at isa-spec/spec/ops/memory/stg.toml:236).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1007,7 +1007,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:263; form at isa-spec/spec/ops/memory/stg.toml:263).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:264; form at isa-spec/spec/ops/memory/stg.toml:264).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1091,7 +1091,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:279; form at isa-spec/spec/ops/memory/stg.toml:279).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:280; form at isa-spec/spec/ops/memory/stg.toml:280).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1174,7 +1174,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:292; form at isa-spec/spec/ops/memory/stg.toml:292).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:294; form at isa-spec/spec/ops/memory/stg.toml:294).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1257,7 +1257,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:299; form at isa-spec/spec/ops/memory/stg.toml:299).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:302; form at isa-spec/spec/ops/memory/stg.toml:302).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1330,7 +1330,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e10ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:314; form at isa-spec/spec/ops/memory/stg.toml:314).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:318; form at isa-spec/spec/ops/memory/stg.toml:318).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1415,7 +1415,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffb8e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:329; form at isa-spec/spec/ops/memory/stg.toml:329).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:334; form at isa-spec/spec/ops/memory/stg.toml:334).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1491,7 +1491,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e10000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:345; form at isa-spec/spec/ops/memory/stg.toml:345).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:350; form at isa-spec/spec/ops/memory/stg.toml:350).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1538,7 +1538,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:378; form at isa-spec/spec/ops/memory/stg.toml:378).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:383; form at isa-spec/spec/ops/memory/stg.toml:383).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);

@@ -58,7 +58,7 @@ impl OpStl {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x387 | (c.raw & 0x1fff78ff1ff0000000000ff0000);
+        let mut w: u128 = 0x387 | (c.raw & 0x1ffff8ff1ff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -66,7 +66,7 @@ impl OpStl {
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stl.toml:76; form at isa-spec/spec/ops/memory/stl.toml:76).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stl.toml:77; form at isa-spec/spec/ops/memory/stl.toml:77).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -105,9 +105,9 @@ impl OpStl {
             _ => return None,
         };
         let o = Self { a, b, off, size, cache };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78ff1ff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8ff1ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stl.toml:76; form at isa-spec/spec/ops/memory/stl.toml:76).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stl.toml:77; form at isa-spec/spec/ops/memory/stl.toml:77).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);

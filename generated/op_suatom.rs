@@ -113,7 +113,7 @@ impl OpSuatom {
         forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
         only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        let mut w: u128 = 0x394 | (c.raw & 0x1fff000000007ffff0000000000);
+        let mut w: u128 = 0x394 | (c.raw & 0x1fff800000007ffff0000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -149,7 +149,7 @@ impl OpSuatom {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suatom.toml:158; form at isa-spec/spec/ops/memory/suatom.toml:158).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suatom.toml:159; form at isa-spec/spec/ops/memory/suatom.toml:159).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -193,7 +193,7 @@ impl OpSuatom {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suatom.toml:203; form at isa-spec/spec/ops/memory/suatom.toml:203).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suatom.toml:204; form at isa-spec/spec/ops/memory/suatom.toml:204).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -228,7 +228,7 @@ impl OpSuatom {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suatom.toml:217; form at isa-spec/spec/ops/memory/suatom.toml:217).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suatom.toml:218; form at isa-spec/spec/ops/memory/suatom.toml:218).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -273,7 +273,7 @@ impl OpSuatom {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suatom.toml:227; form at isa-spec/spec/ops/memory/suatom.toml:227).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suatom.toml:228; form at isa-spec/spec/ops/memory/suatom.toml:228).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -400,9 +400,9 @@ impl OpSuatom {
             sem,
             clamp,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000000007ffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff800000007ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom.toml:158; form at isa-spec/spec/ops/memory/suatom.toml:158).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom.toml:159; form at isa-spec/spec/ops/memory/suatom.toml:159).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -495,7 +495,7 @@ impl OpSuatom {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000100007ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom.toml:203; form at isa-spec/spec/ops/memory/suatom.toml:203).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom.toml:204; form at isa-spec/spec/ops/memory/suatom.toml:204).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -585,7 +585,7 @@ impl OpSuatom {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00010ff07ff000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom.toml:217; form at isa-spec/spec/ops/memory/suatom.toml:217).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom.toml:218; form at isa-spec/spec/ops/memory/suatom.toml:218).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -678,7 +678,7 @@ impl OpSuatom {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00010000300ff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom.toml:227; form at isa-spec/spec/ops/memory/suatom.toml:227).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom.toml:228; form at isa-spec/spec/ops/memory/suatom.toml:228).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

@@ -84,7 +84,7 @@ impl OpSuatomB3 {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x793 | (c.raw & 0x1fff00000ff0000000000000000);
+        let mut w: u128 = 0x793 | (c.raw & 0x1fff80000ff0000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -112,7 +112,7 @@ impl OpSuatomB3 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suatom_b3.toml:145; form at isa-spec/spec/ops/memory/suatom_b3.toml:145).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suatom_b3.toml:146; form at isa-spec/spec/ops/memory/suatom_b3.toml:146).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -233,9 +233,9 @@ impl OpSuatomB3 {
             sem,
             clamp,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000ff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80000ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_b3.toml:145; form at isa-spec/spec/ops/memory/suatom_b3.toml:145).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_b3.toml:146; form at isa-spec/spec/ops/memory/suatom_b3.toml:146).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

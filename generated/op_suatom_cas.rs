@@ -116,7 +116,7 @@ impl OpSuatomCas {
         only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
         only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
         only_default(Self::NAME, "modifier cas", self.cas == CasFlag::Cas, sm)?;
-        let mut w: u128 = 0x396 | (c.raw & 0x1fff780000007ffff0000000000);
+        let mut w: u128 = 0x396 | (c.raw & 0x1ffff80000007ffff0000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -151,7 +151,7 @@ impl OpSuatomCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/suatom_cas.toml:154; form at isa-spec/spec/ops/memory/suatom_cas.toml:154).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/suatom_cas.toml:155; form at isa-spec/spec/ops/memory/suatom_cas.toml:155).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -195,7 +195,7 @@ impl OpSuatomCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suatom_cas.toml:198; form at isa-spec/spec/ops/memory/suatom_cas.toml:198).
+    /// Form `fixed` on SM [90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suatom_cas.toml:199; form at isa-spec/spec/ops/memory/suatom_cas.toml:199).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -239,7 +239,7 @@ impl OpSuatomCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suatom_cas.toml:205; form at isa-spec/spec/ops/memory/suatom_cas.toml:205).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suatom_cas.toml:206; form at isa-spec/spec/ops/memory/suatom_cas.toml:206).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -274,7 +274,7 @@ impl OpSuatomCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suatom_cas.toml:219; form at isa-spec/spec/ops/memory/suatom_cas.toml:219).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suatom_cas.toml:220; form at isa-spec/spec/ops/memory/suatom_cas.toml:220).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -319,7 +319,7 @@ impl OpSuatomCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suatom_cas.toml:229; form at isa-spec/spec/ops/memory/suatom_cas.toml:229).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suatom_cas.toml:230; form at isa-spec/spec/ops/memory/suatom_cas.toml:230).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -425,9 +425,9 @@ impl OpSuatomCas {
             sem,
             clamp,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780000007ffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff80000007ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:154; form at isa-spec/spec/ops/memory/suatom_cas.toml:154).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:155; form at isa-spec/spec/ops/memory/suatom_cas.toml:155).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -499,7 +499,7 @@ impl OpSuatomCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780100007ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:198; form at isa-spec/spec/ops/memory/suatom_cas.toml:198).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:199; form at isa-spec/spec/ops/memory/suatom_cas.toml:199).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -571,7 +571,7 @@ impl OpSuatomCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780100007ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:205; form at isa-spec/spec/ops/memory/suatom_cas.toml:205).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:206; form at isa-spec/spec/ops/memory/suatom_cas.toml:206).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -640,7 +640,7 @@ impl OpSuatomCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff07ff000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:219; form at isa-spec/spec/ops/memory/suatom_cas.toml:219).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:220; form at isa-spec/spec/ops/memory/suatom_cas.toml:220).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -712,7 +712,7 @@ impl OpSuatomCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010000300ff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:229; form at isa-spec/spec/ops/memory/suatom_cas.toml:229).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:230; form at isa-spec/spec/ops/memory/suatom_cas.toml:230).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

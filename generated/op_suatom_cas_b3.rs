@@ -82,7 +82,7 @@ impl OpSuatomCasB3 {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier cas", self.cas == CasFlag::Cas, sm)?;
-        let mut w: u128 = 0x795 | (c.raw & 0x1fff78000ff0000000000000000);
+        let mut w: u128 = 0x795 | (c.raw & 0x1ffff8000ff0000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -109,7 +109,7 @@ impl OpSuatomCasB3 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/suatom_cas_b3.toml:141; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:141).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/suatom_cas_b3.toml:142; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:142).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -142,7 +142,7 @@ impl OpSuatomCasB3 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/suatom_cas_b3.toml:184; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:184).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/suatom_cas_b3.toml:185; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:185).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -242,9 +242,9 @@ impl OpSuatomCasB3 {
             sem,
             clamp,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78000ff0000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8000ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_b3.toml:141; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:141).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_b3.toml:142; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:142).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -313,7 +313,7 @@ impl OpSuatomCasB3 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_b3.toml:184; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:184).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_b3.toml:185; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:185).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

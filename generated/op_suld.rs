@@ -207,7 +207,7 @@ impl OpSuld {
         only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
         only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
         only_default(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
-        let mut w: u128 = 0x990 | (c.raw & 0x1fff780000007ffffff00000000);
+        let mut w: u128 = 0x990 | (c.raw & 0x1ffff80000007ffffff00000000);
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -242,7 +242,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suld.toml:156; form at isa-spec/spec/ops/memory/suld.toml:156).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suld.toml:157; form at isa-spec/spec/ops/memory/suld.toml:157).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -251,7 +251,7 @@ impl OpSuld {
         only_default(Self::NAME, "modifier ba", self.ba == false, sm)?;
         only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
         only_default(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
-        let mut w: u128 = 0x990 | (c.raw & 0x1fff780000007ffffff00000000);
+        let mut w: u128 = 0x990 | (c.raw & 0x1ffff80000007ffffff00000000);
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -285,7 +285,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:166; form at isa-spec/spec/ops/memory/suld.toml:166).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:168; form at isa-spec/spec/ops/memory/suld.toml:168).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -328,7 +328,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:209; form at isa-spec/spec/ops/memory/suld.toml:209).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:211; form at isa-spec/spec/ops/memory/suld.toml:211).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -371,7 +371,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:220; form at isa-spec/spec/ops/memory/suld.toml:220).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:222; form at isa-spec/spec/ops/memory/suld.toml:222).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -405,7 +405,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:237; form at isa-spec/spec/ops/memory/suld.toml:237).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:239; form at isa-spec/spec/ops/memory/suld.toml:239).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -439,7 +439,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:246; form at isa-spec/spec/ops/memory/suld.toml:246).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:248; form at isa-spec/spec/ops/memory/suld.toml:248).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -483,7 +483,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:256; form at isa-spec/spec/ops/memory/suld.toml:256).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:258; form at isa-spec/spec/ops/memory/suld.toml:258).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -527,7 +527,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:264; form at isa-spec/spec/ops/memory/suld.toml:264).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:266; form at isa-spec/spec/ops/memory/suld.toml:266).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -562,7 +562,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:273; form at isa-spec/spec/ops/memory/suld.toml:273).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:275; form at isa-spec/spec/ops/memory/suld.toml:275).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -597,7 +597,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:293; form at isa-spec/spec/ops/memory/suld.toml:293).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:295; form at isa-spec/spec/ops/memory/suld.toml:295).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -619,7 +619,7 @@ impl OpSuld {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:332; form at isa-spec/spec/ops/memory/suld.toml:332).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:334; form at isa-spec/spec/ops/memory/suld.toml:334).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -645,7 +645,7 @@ impl OpSuld {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:342; form at isa-spec/spec/ops/memory/suld.toml:342).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:344; form at isa-spec/spec/ops/memory/suld.toml:344).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -667,7 +667,7 @@ impl OpSuld {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:349; form at isa-spec/spec/ops/memory/suld.toml:349).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:351; form at isa-spec/spec/ops/memory/suld.toml:351).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -693,7 +693,7 @@ impl OpSuld {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:358; form at isa-spec/spec/ops/memory/suld.toml:358).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:360; form at isa-spec/spec/ops/memory/suld.toml:360).
     #[inline(always)]
     fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -715,7 +715,7 @@ impl OpSuld {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:366; form at isa-spec/spec/ops/memory/suld.toml:366).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:368; form at isa-spec/spec/ops/memory/suld.toml:368).
     #[inline(always)]
     fn encode_f15(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -741,7 +741,7 @@ impl OpSuld {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:374; form at isa-spec/spec/ops/memory/suld.toml:374).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:376; form at isa-spec/spec/ops/memory/suld.toml:376).
     #[inline(always)]
     fn encode_f16(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -763,7 +763,7 @@ impl OpSuld {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:381; form at isa-spec/spec/ops/memory/suld.toml:381).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:383; form at isa-spec/spec/ops/memory/suld.toml:383).
     #[inline(always)]
     fn encode_f17(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -879,9 +879,9 @@ impl OpSuld {
             mask,
             clamp,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780000007ffffff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff80000007ffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:156; form at isa-spec/spec/ops/memory/suld.toml:156).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:157; form at isa-spec/spec/ops/memory/suld.toml:157).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -967,9 +967,9 @@ impl OpSuld {
             mask,
             clamp,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780000007ffffff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff80000007ffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:166; form at isa-spec/spec/ops/memory/suld.toml:166).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:168; form at isa-spec/spec/ops/memory/suld.toml:168).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1053,7 +1053,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780100007ffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:209; form at isa-spec/spec/ops/memory/suld.toml:209).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:211; form at isa-spec/spec/ops/memory/suld.toml:211).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1133,7 +1133,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780100007ffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:220; form at isa-spec/spec/ops/memory/suld.toml:220).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:222; form at isa-spec/spec/ops/memory/suld.toml:222).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1214,7 +1214,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff07ff00ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:237; form at isa-spec/spec/ops/memory/suld.toml:237).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:239; form at isa-spec/spec/ops/memory/suld.toml:239).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1291,7 +1291,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff07ff00ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:246; form at isa-spec/spec/ops/memory/suld.toml:246).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:248; form at isa-spec/spec/ops/memory/suld.toml:248).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1375,7 +1375,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010000300ffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:256; form at isa-spec/spec/ops/memory/suld.toml:256).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:258; form at isa-spec/spec/ops/memory/suld.toml:258).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1455,7 +1455,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010000300ffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:264; form at isa-spec/spec/ops/memory/suld.toml:264).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:266; form at isa-spec/spec/ops/memory/suld.toml:266).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1536,7 +1536,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff030000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:273; form at isa-spec/spec/ops/memory/suld.toml:273).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:275; form at isa-spec/spec/ops/memory/suld.toml:275).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1613,7 +1613,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff030000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:293; form at isa-spec/spec/ops/memory/suld.toml:293).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:295; form at isa-spec/spec/ops/memory/suld.toml:295).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -1671,7 +1671,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071fc000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:332; form at isa-spec/spec/ops/memory/suld.toml:332).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:334; form at isa-spec/spec/ops/memory/suld.toml:334).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -1737,7 +1737,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071fc000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:342; form at isa-spec/spec/ops/memory/suld.toml:342).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:344; form at isa-spec/spec/ops/memory/suld.toml:344).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -1795,7 +1795,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fc000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:349; form at isa-spec/spec/ops/memory/suld.toml:349).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:351; form at isa-spec/spec/ops/memory/suld.toml:351).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -1861,7 +1861,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fc000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:358; form at isa-spec/spec/ops/memory/suld.toml:358).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:360; form at isa-spec/spec/ops/memory/suld.toml:360).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, (bits(w, 30, 3)) ^ 7, 7)?;
@@ -1919,7 +1919,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x180703c000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:366; form at isa-spec/spec/ops/memory/suld.toml:366).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:368; form at isa-spec/spec/ops/memory/suld.toml:368).
     #[inline(always)]
     fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, (bits(w, 30, 3)) ^ 7, 7)?;
@@ -1985,7 +1985,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x180703c000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:374; form at isa-spec/spec/ops/memory/suld.toml:374).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:376; form at isa-spec/spec/ops/memory/suld.toml:376).
     #[inline(always)]
     fn parts_f16(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, (bits(w, 30, 3)) ^ 7, 7)?;
@@ -2043,7 +2043,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x3c000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:381; form at isa-spec/spec/ops/memory/suld.toml:381).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:383; form at isa-spec/spec/ops/memory/suld.toml:383).
     #[inline(always)]
     fn parts_f17(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, (bits(w, 30, 3)) ^ 7, 7)?;

@@ -89,7 +89,7 @@ impl OpSuldB {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
-        let mut w: u128 = 0xb90 | (c.raw & 0x1fff78000ff000000ff00000000);
+        let mut w: u128 = 0xb90 | (c.raw & 0x1ffff8000ff000000ff00000000);
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -115,13 +115,13 @@ impl OpSuldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suld_b.toml:145; form at isa-spec/spec/ops/memory/suld_b.toml:145).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suld_b.toml:146; form at isa-spec/spec/ops/memory/suld_b.toml:146).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier ba", self.ba == false, sm)?;
         only_default(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
-        let mut w: u128 = 0xb90 | (c.raw & 0x1fff78000ff000000ff00000000);
+        let mut w: u128 = 0xb90 | (c.raw & 0x1ffff8000ff000000ff00000000);
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -146,7 +146,7 @@ impl OpSuldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suld_b.toml:153; form at isa-spec/spec/ops/memory/suld_b.toml:153).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suld_b.toml:155; form at isa-spec/spec/ops/memory/suld_b.toml:155).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -177,7 +177,7 @@ impl OpSuldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suld_b.toml:196; form at isa-spec/spec/ops/memory/suld_b.toml:196).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suld_b.toml:198; form at isa-spec/spec/ops/memory/suld_b.toml:198).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -293,9 +293,9 @@ impl OpSuldB {
             mask,
             clamp,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78000ff000000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8000ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_b.toml:145; form at isa-spec/spec/ops/memory/suld_b.toml:145).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_b.toml:146; form at isa-spec/spec/ops/memory/suld_b.toml:146).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -376,9 +376,9 @@ impl OpSuldB {
             mask,
             clamp,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78000ff000000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8000ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_b.toml:153; form at isa-spec/spec/ops/memory/suld_b.toml:153).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_b.toml:155; form at isa-spec/spec/ops/memory/suld_b.toml:155).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -457,7 +457,7 @@ impl OpSuldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_b.toml:196; form at isa-spec/spec/ops/memory/suld_b.toml:196).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_b.toml:198; form at isa-spec/spec/ops/memory/suld_b.toml:198).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

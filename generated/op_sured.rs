@@ -174,7 +174,7 @@ impl OpSured {
         only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
         only_default(Self::NAME, "modifier mode", self.mode == SuMode::D, sm)?;
         only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        let mut w: u128 = 0x3a0 | (c.raw & 0x1fff40e000007ffff0000ff0000);
+        let mut w: u128 = 0x3a0 | (c.raw & 0x1fffc0e000007ffff0000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
@@ -208,7 +208,7 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/sured.toml:152; form at isa-spec/spec/ops/memory/sured.toml:152).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/sured.toml:153; form at isa-spec/spec/ops/memory/sured.toml:153).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -251,7 +251,7 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/sured.toml:197; form at isa-spec/spec/ops/memory/sured.toml:197).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/sured.toml:198; form at isa-spec/spec/ops/memory/sured.toml:198).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -285,7 +285,7 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sured.toml:212; form at isa-spec/spec/ops/memory/sured.toml:212).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sured.toml:213; form at isa-spec/spec/ops/memory/sured.toml:213).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -329,7 +329,7 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sured.toml:222; form at isa-spec/spec/ops/memory/sured.toml:222).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sured.toml:223; form at isa-spec/spec/ops/memory/sured.toml:223).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -364,7 +364,7 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/sured.toml:242; form at isa-spec/spec/ops/memory/sured.toml:242).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/sured.toml:243; form at isa-spec/spec/ops/memory/sured.toml:243).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -386,7 +386,7 @@ impl OpSured {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/sured.toml:272; form at isa-spec/spec/ops/memory/sured.toml:272).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/sured.toml:273; form at isa-spec/spec/ops/memory/sured.toml:273).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -408,7 +408,7 @@ impl OpSured {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/sured.toml:279; form at isa-spec/spec/ops/memory/sured.toml:279).
+    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/sured.toml:280; form at isa-spec/spec/ops/memory/sured.toml:280).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -430,7 +430,7 @@ impl OpSured {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/sured.toml:286; form at isa-spec/spec/ops/memory/sured.toml:286).
+    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/sured.toml:287; form at isa-spec/spec/ops/memory/sured.toml:287).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -452,7 +452,7 @@ impl OpSured {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/sured.toml:292; form at isa-spec/spec/ops/memory/sured.toml:292).
+    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/sured.toml:293; form at isa-spec/spec/ops/memory/sured.toml:293).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -474,7 +474,7 @@ impl OpSured {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/sured.toml:299; form at isa-spec/spec/ops/memory/sured.toml:299).
+    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/sured.toml:300; form at isa-spec/spec/ops/memory/sured.toml:300).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -496,7 +496,7 @@ impl OpSured {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sured.toml:306; form at isa-spec/spec/ops/memory/sured.toml:306).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sured.toml:307; form at isa-spec/spec/ops/memory/sured.toml:307).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -518,7 +518,7 @@ impl OpSured {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sured.toml:316; form at isa-spec/spec/ops/memory/sured.toml:316).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sured.toml:317; form at isa-spec/spec/ops/memory/sured.toml:317).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -628,9 +628,9 @@ impl OpSured {
             sem,
             clamp,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e000007ffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffc0e000007ffff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:152; form at isa-spec/spec/ops/memory/sured.toml:152).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:153; form at isa-spec/spec/ops/memory/sured.toml:153).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -720,7 +720,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e100007ffff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:197; form at isa-spec/spec/ops/memory/sured.toml:197).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:198; form at isa-spec/spec/ops/memory/sured.toml:198).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -807,7 +807,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e10ff07ff000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:212; form at isa-spec/spec/ops/memory/sured.toml:212).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:213; form at isa-spec/spec/ops/memory/sured.toml:213).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -897,7 +897,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e10000300ff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:222; form at isa-spec/spec/ops/memory/sured.toml:222).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:223; form at isa-spec/spec/ops/memory/sured.toml:223).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -984,7 +984,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e10ff0300000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:242; form at isa-spec/spec/ops/memory/sured.toml:242).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:243; form at isa-spec/spec/ops/memory/sured.toml:243).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1044,7 +1044,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071f8000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:272; form at isa-spec/spec/ops/memory/sured.toml:272).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:273; form at isa-spec/spec/ops/memory/sured.toml:273).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1104,7 +1104,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1f8000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:279; form at isa-spec/spec/ops/memory/sured.toml:279).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:280; form at isa-spec/spec/ops/memory/sured.toml:280).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1165,7 +1165,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071f8000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:286; form at isa-spec/spec/ops/memory/sured.toml:286).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:287; form at isa-spec/spec/ops/memory/sured.toml:287).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1226,7 +1226,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1f8000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:292; form at isa-spec/spec/ops/memory/sured.toml:292).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:293; form at isa-spec/spec/ops/memory/sured.toml:293).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1287,7 +1287,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071f8000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:299; form at isa-spec/spec/ops/memory/sured.toml:299).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:300; form at isa-spec/spec/ops/memory/sured.toml:300).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1348,7 +1348,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1f8000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:306; form at isa-spec/spec/ops/memory/sured.toml:306).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:307; form at isa-spec/spec/ops/memory/sured.toml:307).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1399,7 +1399,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071f8f00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:316; form at isa-spec/spec/ops/memory/sured.toml:316).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:317; form at isa-spec/spec/ops/memory/sured.toml:317).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);

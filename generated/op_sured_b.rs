@@ -75,7 +75,7 @@ impl OpSuredB {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x59f | (c.raw & 0x1fff40e00ff0000000000ff0000);
+        let mut w: u128 = 0x59f | (c.raw & 0x1fffc0e00ff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit(Self::NAME, "idx", self.idx as u128, 14u32)? << 40;
@@ -100,7 +100,7 @@ impl OpSuredB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/sured_b.toml:129; form at isa-spec/spec/ops/memory/sured_b.toml:129).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/sured_b.toml:130; form at isa-spec/spec/ops/memory/sured_b.toml:130).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -211,9 +211,9 @@ impl OpSuredB {
             sem,
             clamp,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e00ff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffc0e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured_b.toml:129; form at isa-spec/spec/ops/memory/sured_b.toml:129).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured_b.toml:130; form at isa-spec/spec/ops/memory/sured_b.toml:130).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

@@ -77,7 +77,7 @@ impl OpSuredB3 {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x79f | (c.raw & 0x1fff40e00ff0000000000ff0000);
+        let mut w: u128 = 0x79f | (c.raw & 0x1fffc0e00ff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit(Self::NAME, "idx", self.idx as u128, 6u32)? << 40;
@@ -103,7 +103,7 @@ impl OpSuredB3 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/sured_b3.toml:137; form at isa-spec/spec/ops/memory/sured_b3.toml:137).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/sured_b3.toml:138; form at isa-spec/spec/ops/memory/sured_b3.toml:138).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -217,9 +217,9 @@ impl OpSuredB3 {
             sem,
             clamp,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e00ff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffc0e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured_b3.toml:137; form at isa-spec/spec/ops/memory/sured_b3.toml:137).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured_b3.toml:138; form at isa-spec/spec/ops/memory/sured_b3.toml:138).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

@@ -194,7 +194,7 @@ impl OpSust {
         only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
         only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
         only_default(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
-        let mut w: u128 = 0x990 | (c.raw & 0x1fff78e000007ffff0000ff0000);
+        let mut w: u128 = 0x990 | (c.raw & 0x1ffff8e000007ffff0000ff0000);
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -228,7 +228,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/sust.toml:153; form at isa-spec/spec/ops/memory/sust.toml:153).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/sust.toml:154; form at isa-spec/spec/ops/memory/sust.toml:154).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -271,7 +271,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/sust.toml:165; form at isa-spec/spec/ops/memory/sust.toml:165).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/sust.toml:166; form at isa-spec/spec/ops/memory/sust.toml:166).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -314,7 +314,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/sust.toml:208; form at isa-spec/spec/ops/memory/sust.toml:208).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/sust.toml:209; form at isa-spec/spec/ops/memory/sust.toml:209).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -357,7 +357,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/sust.toml:219; form at isa-spec/spec/ops/memory/sust.toml:219).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/sust.toml:220; form at isa-spec/spec/ops/memory/sust.toml:220).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -391,7 +391,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/sust.toml:235; form at isa-spec/spec/ops/memory/sust.toml:235).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/sust.toml:236; form at isa-spec/spec/ops/memory/sust.toml:236).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -425,7 +425,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sust.toml:244; form at isa-spec/spec/ops/memory/sust.toml:244).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sust.toml:245; form at isa-spec/spec/ops/memory/sust.toml:245).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -469,7 +469,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sust.toml:254; form at isa-spec/spec/ops/memory/sust.toml:254).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sust.toml:255; form at isa-spec/spec/ops/memory/sust.toml:255).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -513,7 +513,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sust.toml:262; form at isa-spec/spec/ops/memory/sust.toml:262).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sust.toml:263; form at isa-spec/spec/ops/memory/sust.toml:263).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -548,7 +548,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sust.toml:271; form at isa-spec/spec/ops/memory/sust.toml:271).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sust.toml:272; form at isa-spec/spec/ops/memory/sust.toml:272).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -583,7 +583,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sust.toml:289; form at isa-spec/spec/ops/memory/sust.toml:289).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sust.toml:290; form at isa-spec/spec/ops/memory/sust.toml:290).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -605,7 +605,7 @@ impl OpSust {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sust.toml:327; form at isa-spec/spec/ops/memory/sust.toml:327).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sust.toml:328; form at isa-spec/spec/ops/memory/sust.toml:328).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -631,7 +631,7 @@ impl OpSust {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sust.toml:337; form at isa-spec/spec/ops/memory/sust.toml:337).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sust.toml:338; form at isa-spec/spec/ops/memory/sust.toml:338).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -653,7 +653,7 @@ impl OpSust {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sust.toml:344; form at isa-spec/spec/ops/memory/sust.toml:344).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sust.toml:345; form at isa-spec/spec/ops/memory/sust.toml:345).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -767,9 +767,9 @@ impl OpSust {
             mask,
             clamp,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e000007ffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e000007ffff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:153; form at isa-spec/spec/ops/memory/sust.toml:153).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:154; form at isa-spec/spec/ops/memory/sust.toml:154).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -855,7 +855,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e000007ffff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:165; form at isa-spec/spec/ops/memory/sust.toml:165).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:166; form at isa-spec/spec/ops/memory/sust.toml:166).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -937,7 +937,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e100007ffff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:208; form at isa-spec/spec/ops/memory/sust.toml:208).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:209; form at isa-spec/spec/ops/memory/sust.toml:209).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1015,7 +1015,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e100007ffff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:219; form at isa-spec/spec/ops/memory/sust.toml:219).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:220; form at isa-spec/spec/ops/memory/sust.toml:220).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1094,7 +1094,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff07ff000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:235; form at isa-spec/spec/ops/memory/sust.toml:235).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:236; form at isa-spec/spec/ops/memory/sust.toml:236).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1169,7 +1169,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff07ff000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:244; form at isa-spec/spec/ops/memory/sust.toml:244).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:245; form at isa-spec/spec/ops/memory/sust.toml:245).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1251,7 +1251,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10000300ff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:254; form at isa-spec/spec/ops/memory/sust.toml:254).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:255; form at isa-spec/spec/ops/memory/sust.toml:255).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1329,7 +1329,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10000300ff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:262; form at isa-spec/spec/ops/memory/sust.toml:262).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:263; form at isa-spec/spec/ops/memory/sust.toml:263).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1408,7 +1408,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff0300000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:271; form at isa-spec/spec/ops/memory/sust.toml:271).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:272; form at isa-spec/spec/ops/memory/sust.toml:272).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1483,7 +1483,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff0300000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:289; form at isa-spec/spec/ops/memory/sust.toml:289).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:290; form at isa-spec/spec/ops/memory/sust.toml:290).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1539,7 +1539,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071fc000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:327; form at isa-spec/spec/ops/memory/sust.toml:327).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:328; form at isa-spec/spec/ops/memory/sust.toml:328).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1603,7 +1603,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071fc000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:337; form at isa-spec/spec/ops/memory/sust.toml:337).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:338; form at isa-spec/spec/ops/memory/sust.toml:338).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1659,7 +1659,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fc000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:344; form at isa-spec/spec/ops/memory/sust.toml:344).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:345; form at isa-spec/spec/ops/memory/sust.toml:345).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);

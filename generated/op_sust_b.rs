@@ -96,7 +96,7 @@ impl OpSustB {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
-        let mut w: u128 = 0xb90 | (c.raw & 0x1fff78e00ff0000000000ff0000);
+        let mut w: u128 = 0xb90 | (c.raw & 0x1ffff8e00ff0000000000ff0000);
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -121,7 +121,7 @@ impl OpSustB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/sust_b.toml:140; form at isa-spec/spec/ops/memory/sust_b.toml:140).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/sust_b.toml:141; form at isa-spec/spec/ops/memory/sust_b.toml:141).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -152,7 +152,7 @@ impl OpSustB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/sust_b.toml:149; form at isa-spec/spec/ops/memory/sust_b.toml:149).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/sust_b.toml:150; form at isa-spec/spec/ops/memory/sust_b.toml:150).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -183,7 +183,7 @@ impl OpSustB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/sust_b.toml:192; form at isa-spec/spec/ops/memory/sust_b.toml:192).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/sust_b.toml:193; form at isa-spec/spec/ops/memory/sust_b.toml:193).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -297,9 +297,9 @@ impl OpSustB {
             mask,
             clamp,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e00ff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust_b.toml:140; form at isa-spec/spec/ops/memory/sust_b.toml:140).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust_b.toml:141; form at isa-spec/spec/ops/memory/sust_b.toml:141).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -380,7 +380,7 @@ impl OpSustB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust_b.toml:149; form at isa-spec/spec/ops/memory/sust_b.toml:149).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust_b.toml:150; form at isa-spec/spec/ops/memory/sust_b.toml:150).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -457,7 +457,7 @@ impl OpSustB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust_b.toml:192; form at isa-spec/spec/ops/memory/sust_b.toml:192).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust_b.toml:193; form at isa-spec/spec/ops/memory/sust_b.toml:193).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

@@ -86,7 +86,7 @@ impl OpTld {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xb66 | (c.raw & 0x1fff00000000000000000000000);
+        let mut w: u128 = 0xb66 | (c.raw & 0x1fff80000000000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -186,7 +186,7 @@ impl OpTld {
             dim,
             mask,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80000000000000000000000)))
     }
     /// Parse one tokenized line of syntax `TLD` (isa-spec/spec/ops/memory/tld.toml:97); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

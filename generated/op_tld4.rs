@@ -80,7 +80,7 @@ impl OpTld4 {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xb63 | (c.raw & 0x1fff20000000000000000000000);
+        let mut w: u128 = 0xb63 | (c.raw & 0x1fffa0000000000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -169,7 +169,7 @@ impl OpTld4 {
             dim,
             mask,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20000000000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffa0000000000000000000000)))
     }
     /// Parse one tokenized line of syntax `TLD4` (isa-spec/spec/ops/memory/tld4.toml:94); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

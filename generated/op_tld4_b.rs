@@ -103,7 +103,7 @@ impl OpTld4B {
             sm,
         )?;
         only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        let mut w: u128 = 0x800000000000364 | (c.raw & 0x1fff200000007ffff0000000000);
+        let mut w: u128 = 0x800000000000364 | (c.raw & 0x1fffa00000007ffff0000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -141,7 +141,7 @@ impl OpTld4B {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tld4_b.toml:145; form at isa-spec/spec/ops/memory/tld4_b.toml:145).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tld4_b.toml:146; form at isa-spec/spec/ops/memory/tld4_b.toml:146).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -193,7 +193,7 @@ impl OpTld4B {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tld4_b.toml:162; form at isa-spec/spec/ops/memory/tld4_b.toml:162).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tld4_b.toml:163; form at isa-spec/spec/ops/memory/tld4_b.toml:163).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -310,9 +310,9 @@ impl OpTld4B {
             dim,
             mask,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff200000007ffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffa00000007ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b.toml:145; form at isa-spec/spec/ops/memory/tld4_b.toml:145).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b.toml:146; form at isa-spec/spec/ops/memory/tld4_b.toml:146).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -378,7 +378,7 @@ impl OpTld4B {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20000000fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b.toml:162; form at isa-spec/spec/ops/memory/tld4_b.toml:162).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b.toml:163; form at isa-spec/spec/ops/memory/tld4_b.toml:163).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

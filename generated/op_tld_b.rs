@@ -113,7 +113,7 @@ impl OpTldB {
             sm,
         )?;
         only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        let mut w: u128 = 0x800000000000367 | (c.raw & 0x1fff000000007ffff0000000000);
+        let mut w: u128 = 0x800000000000367 | (c.raw & 0x1fff800000007ffff0000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -152,7 +152,7 @@ impl OpTldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tld_b.toml:154; form at isa-spec/spec/ops/memory/tld_b.toml:154).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tld_b.toml:155; form at isa-spec/spec/ops/memory/tld_b.toml:155).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -205,7 +205,7 @@ impl OpTldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tld_b.toml:179; form at isa-spec/spec/ops/memory/tld_b.toml:179).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tld_b.toml:180; form at isa-spec/spec/ops/memory/tld_b.toml:180).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -333,9 +333,9 @@ impl OpTldB {
             dim,
             mask,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000000007ffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff800000007ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b.toml:154; form at isa-spec/spec/ops/memory/tld_b.toml:154).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b.toml:155; form at isa-spec/spec/ops/memory/tld_b.toml:155).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -411,7 +411,7 @@ impl OpTldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20000000cffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b.toml:179; form at isa-spec/spec/ops/memory/tld_b.toml:179).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b.toml:180; form at isa-spec/spec/ops/memory/tld_b.toml:180).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

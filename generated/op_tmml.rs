@@ -66,7 +66,7 @@ impl OpTmml {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier lod", self.lod == TmmlLod::Lod, sm)?;
-        let mut w: u128 = 0xb69 | (c.raw & 0x1fff3ffd0001000000000000000);
+        let mut w: u128 = 0xb69 | (c.raw & 0x1fffbffd0001000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -133,7 +133,7 @@ impl OpTmml {
             dim,
             mask,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3ffd0001000000000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffbffd0001000000000000000)))
     }
     /// Parse one tokenized line of syntax `TMML` (isa-spec/spec/ops/memory/tmml.toml:68); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

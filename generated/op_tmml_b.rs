@@ -73,7 +73,7 @@ impl OpTmmlB {
             sm,
         )?;
         only_default(Self::NAME, "modifier lod", self.lod == TmmlLod::Lod, sm)?;
-        let mut w: u128 = 0x80000000000036a | (c.raw & 0x1fff3ffd00017ffff0000000000);
+        let mut w: u128 = 0x80000000000036a | (c.raw & 0x1fffbffd00017ffff0000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -105,7 +105,7 @@ impl OpTmmlB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/tmml_b.toml:90; form at isa-spec/spec/ops/memory/tmml_b.toml:90).
+    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/tmml_b.toml:91; form at isa-spec/spec/ops/memory/tmml_b.toml:91).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -193,9 +193,9 @@ impl OpTmmlB {
             dim,
             mask,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3ffd00017ffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffbffd00017ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tmml_b.toml:90; form at isa-spec/spec/ops/memory/tmml_b.toml:90).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tmml_b.toml:91; form at isa-spec/spec/ops/memory/tmml_b.toml:91).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

@@ -103,7 +103,7 @@ impl OpTxdB {
             sm,
         )?;
         only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        let mut w: u128 = 0x80000000000036d | (c.raw & 0x1fff300600017ffff0000000000);
+        let mut w: u128 = 0x80000000000036d | (c.raw & 0x1fffb00600017ffff0000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -129,7 +129,7 @@ impl OpTxdB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/txd_b.toml:137; form at isa-spec/spec/ops/memory/txd_b.toml:137).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/txd_b.toml:138; form at isa-spec/spec/ops/memory/txd_b.toml:138).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -169,7 +169,7 @@ impl OpTxdB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/txd_b.toml:158; form at isa-spec/spec/ops/memory/txd_b.toml:158).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/txd_b.toml:159; form at isa-spec/spec/ops/memory/txd_b.toml:159).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -270,9 +270,9 @@ impl OpTxdB {
             dim,
             mask,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff300600017ffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffb00600017ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b.toml:137; form at isa-spec/spec/ops/memory/txd_b.toml:137).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b.toml:138; form at isa-spec/spec/ops/memory/txd_b.toml:138).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -334,7 +334,7 @@ impl OpTxdB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20070001cffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b.toml:158; form at isa-spec/spec/ops/memory/txd_b.toml:158).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b.toml:159; form at isa-spec/spec/ops/memory/txd_b.toml:159).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

@@ -53,7 +53,7 @@ impl OpTxq {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xb6f | (c.raw & 0x1fff3fff000300000ff00000000);
+        let mut w: u128 = 0xb6f | (c.raw & 0x1fffbfff000300000ff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit(Self::NAME, "idx", self.idx as u128, 14u32)? << 40;
@@ -85,7 +85,7 @@ impl OpTxq {
             query,
             mask,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3fff000300000ff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffbfff000300000ff00000000)))
     }
     /// Parse one tokenized line of syntax `TXQ` (isa-spec/spec/ops/memory/txq.toml:55); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

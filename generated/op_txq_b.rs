@@ -59,7 +59,7 @@ impl OpTxqB {
             self.bindless == TexBindless::B,
             sm,
         )?;
-        let mut w: u128 = 0x800000000000370 | (c.raw & 0x1fff3fff00037ffffff00000000);
+        let mut w: u128 = 0x370 | (c.raw & 0x1fffbfff0003fffffff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= (self.query.index() as u128) << 62;
@@ -101,7 +101,7 @@ impl OpTxqB {
             query,
             mask,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3fff00037ffffff00000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffbfff0003fffffff00000000)))
     }
     /// Parse one tokenized line of syntax `TXQ` (isa-spec/spec/ops/memory/txq_b.toml:47); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -136,7 +136,9 @@ impl OpTxqB {
             query,
             mask,
         };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let raw = form.map_or(0, |_| 0x800000000000000);
+        parsed(op, line, 0, raw)
     }
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -168,7 +168,7 @@ impl OpUisetp {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uisetp.toml:118 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uisetp.toml:119 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -192,7 +192,7 @@ impl OpUisetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp.toml:118; form at isa-spec/spec/ops/alu/uisetp.toml:91).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp.toml:119; form at isa-spec/spec/ops/alu/uisetp.toml:91).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000028c
@@ -200,7 +200,7 @@ impl OpUisetp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp.toml:118; form at isa-spec/spec/ops/alu/uisetp.toml:91).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp.toml:119; form at isa-spec/spec/ops/alu/uisetp.toml:91).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000088c
@@ -310,7 +310,7 @@ impl OpUisetp {
         let raw = w & 0x1fff001800f0000000000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uisetp.toml:118 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uisetp.toml:119 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -341,7 +341,7 @@ impl OpUisetp {
             ex,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:118; form at isa-spec/spec/ops/alu/uisetp.toml:91).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:119; form at isa-spec/spec/ops/alu/uisetp.toml:91).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -351,7 +351,7 @@ impl OpUisetp {
         let raw = w & 0x1fff000800fffffff0000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:118; form at isa-spec/spec/ops/alu/uisetp.toml:91).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:119; form at isa-spec/spec/ops/alu/uisetp.toml:91).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;

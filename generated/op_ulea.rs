@@ -104,7 +104,7 @@ impl OpUlea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea.toml:112; form at isa-spec/spec/ops/alu/ulea.toml:112).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea.toml:113; form at isa-spec/spec/ops/alu/ulea.toml:113).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -165,7 +165,7 @@ impl OpUlea {
         let raw = w & 0x1fff7f000ff7fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:112; form at isa-spec/spec/ops/alu/ulea.toml:112).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:113; form at isa-spec/spec/ops/alu/ulea.toml:113).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;

@@ -73,7 +73,7 @@ impl OpUleaHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:72).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpUleaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:72).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -96,18 +96,18 @@ impl OpUleaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:72).
+    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier sx32", self.sx32 == false, sm)?;
         let mut w: u128 = 0x80100000000000000000491
-            | (c.raw & 0x1fff7f000c000000000c0c00000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff7f002c000000000c0c00000) | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/ulea_hi.toml:89 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ulea_hi.toml:90 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -122,7 +122,7 @@ impl OpUleaHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:89; form at isa-spec/spec/ops/alu/ulea_hi.toml:72).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:90; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -134,7 +134,7 @@ impl OpUleaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:89; form at isa-spec/spec/ops/alu/ulea_hi.toml:72).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:90; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -145,7 +145,7 @@ impl OpUleaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:89; form at isa-spec/spec/ops/alu/ulea_hi.toml:72).
+    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:90; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -173,7 +173,7 @@ impl OpUleaHi {
             shift,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:72).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -186,7 +186,7 @@ impl OpUleaHi {
         let raw = w & 0x1fff7f000c07fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:72).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -198,7 +198,7 @@ impl OpUleaHi {
         let raw = w & 0x1fff7f000c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:72).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -207,10 +207,10 @@ impl OpUleaHi {
         o.sx32 = false;
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff7f000c000000000c0c00000;
+        let raw = w & 0x1fff7f002c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ulea_hi.toml:89 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ulea_hi.toml:90 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -227,7 +227,7 @@ impl OpUleaHi {
             shift,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:89; form at isa-spec/spec/ops/alu/ulea_hi.toml:72).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:90; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -240,7 +240,7 @@ impl OpUleaHi {
         let raw = w & 0x1fff7f000007fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:89; form at isa-spec/spec/ops/alu/ulea_hi.toml:72).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:90; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -252,7 +252,7 @@ impl OpUleaHi {
         let raw = w & 0x1fff7f000000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:89; form at isa-spec/spec/ops/alu/ulea_hi.toml:72).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:90; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;

@@ -103,7 +103,7 @@ impl OpUleaHiX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:75).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -115,7 +115,7 @@ impl OpUleaHiX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:75).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -126,18 +126,18 @@ impl OpUleaHiX {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:75).
+    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier sx32", self.sx32 == false, sm)?;
         let mut w: u128 = 0x80104000000000000000491
-            | (c.raw & 0x1fff07000c000000000c0c00000) | self.encode_e0(sm, c)?;
+            | (c.raw & 0x1fff07002c000000000c0c00000) | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/ulea_hi_x.toml:95 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ulea_hi_x.toml:96 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -155,7 +155,7 @@ impl OpUleaHiX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:95; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:75).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:96; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -167,7 +167,7 @@ impl OpUleaHiX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:95; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:75).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:96; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -178,7 +178,7 @@ impl OpUleaHiX {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:95; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:75).
+    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:96; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -209,7 +209,7 @@ impl OpUleaHiX {
             shift,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:75).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -222,7 +222,7 @@ impl OpUleaHiX {
         let raw = w & 0x1fff07000c07fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:75).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -234,7 +234,7 @@ impl OpUleaHiX {
         let raw = w & 0x1fff07000c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:75).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -243,10 +243,10 @@ impl OpUleaHiX {
         o.sx32 = false;
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
-        let raw = w & 0x1fff07000c000000000c0c00000;
+        let raw = w & 0x1fff07002c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ulea_hi_x.toml:95 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ulea_hi_x.toml:96 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -266,7 +266,7 @@ impl OpUleaHiX {
             shift,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:95; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:75).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:96; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -279,7 +279,7 @@ impl OpUleaHiX {
         let raw = w & 0x1fff07000007fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:95; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:75).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:96; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -291,7 +291,7 @@ impl OpUleaHiX {
         let raw = w & 0x1fff07000000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:95; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:75).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:96; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;

@@ -116,7 +116,7 @@ impl OpUleaX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_x.toml:109; form at isa-spec/spec/ops/alu/ulea_x.toml:109).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_x.toml:110; form at isa-spec/spec/ops/alu/ulea_x.toml:110).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -186,7 +186,7 @@ impl OpUleaX {
         let raw = w & 0x1fff07000ff7fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea_x.toml:109; form at isa-spec/spec/ops/alu/ulea_x.toml:109).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea_x.toml:110; form at isa-spec/spec/ops/alu/ulea_x.toml:110).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;

@@ -51,7 +51,7 @@ impl OpVote {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x806 | (c.raw & 0x1fff071fcffffffffffff000000);
+        let mut w: u128 = 0x806 | (c.raw & 0x1fff871fcffffffffffff000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.mode.index() as u128) << 72;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
@@ -59,7 +59,7 @@ impl OpVote {
         w |= u128::from(self.a.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vote.toml:67; form at isa-spec/spec/ops/alu/vote.toml:67).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vote.toml:68; form at isa-spec/spec/ops/alu/vote.toml:68).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -80,9 +80,9 @@ impl OpVote {
             .with_not(bit(w, 90));
         let mode: VoteMode = VoteMode::from_index(bits(w, 72, 2) as usize)?;
         let o = Self { d, pd, a, mode };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071fcffffffffffff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff871fcffffffffffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/vote.toml:67; form at isa-spec/spec/ops/alu/vote.toml:67).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/vote.toml:68; form at isa-spec/spec/ops/alu/vote.toml:68).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;

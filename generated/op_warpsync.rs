@@ -80,13 +80,13 @@ impl OpWarpsync {
         only_default(Self::NAME, "modifier exclusive", self.exclusive == false, sm)?;
         only_default(Self::NAME, "modifier collective", self.collective == false, sm)?;
         only_default(Self::NAME, "modifier target", self.target == 0i64, sm)?;
-        let mut w: u128 = 0x348 | (c.raw & 0x1fff07fffffffffff00ffff0000);
+        let mut w: u128 = 0x348 | (c.raw & 0x1fff87fffffffffff00ffff0000);
         w |= src_field(Self::NAME, "mask", &self.mask, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/warpsync.toml:71; form at isa-spec/spec/ops/control/warpsync.toml:71).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/warpsync.toml:72; form at isa-spec/spec/ops/control/warpsync.toml:72).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -100,7 +100,7 @@ impl OpWarpsync {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/warpsync.toml:79; form at isa-spec/spec/ops/control/warpsync.toml:79).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/warpsync.toml:80; form at isa-spec/spec/ops/control/warpsync.toml:80).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -108,13 +108,13 @@ impl OpWarpsync {
         only_default(Self::NAME, "modifier exclusive", self.exclusive == false, sm)?;
         only_default(Self::NAME, "modifier collective", self.collective == false, sm)?;
         only_default(Self::NAME, "modifier target", self.target == 0i64, sm)?;
-        let mut w: u128 = 0x948 | (c.raw & 0x1fff07fffff00000000ffff0000);
+        let mut w: u128 = 0x948 | (c.raw & 0x1fff87fffff00000000ffff0000);
         w |= imm_src_field(Self::NAME, "mask", &self.mask, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/warpsync.toml:93; form at isa-spec/spec/ops/control/warpsync.toml:93).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/warpsync.toml:95; form at isa-spec/spec/ops/control/warpsync.toml:95).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -122,14 +122,14 @@ impl OpWarpsync {
         only_default(Self::NAME, "modifier exclusive", self.exclusive == false, sm)?;
         only_default(Self::NAME, "modifier collective", self.collective == false, sm)?;
         only_default(Self::NAME, "modifier target", self.target == 0i64, sm)?;
-        let mut w: u128 = 0xb48 | (c.raw & 0x1fff07ffffff80000ffffff0000);
+        let mut w: u128 = 0xb48 | (c.raw & 0x1fff87ffffff80000ffffff0000);
         w |= cbuf_offset_field(Self::NAME, "mask", &self.mask, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "mask", &self.mask, 5u32)? << 54;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/warpsync.toml:109; form at isa-spec/spec/ops/control/warpsync.toml:109).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/warpsync.toml:112; form at isa-spec/spec/ops/control/warpsync.toml:112).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -176,9 +176,9 @@ impl OpWarpsync {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fffffffffff00ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87fffffffffff00ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:71; form at isa-spec/spec/ops/control/warpsync.toml:71).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:72; form at isa-spec/spec/ops/control/warpsync.toml:72).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -199,7 +199,7 @@ impl OpWarpsync {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff03fffffffffff00ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:79; form at isa-spec/spec/ops/control/warpsync.toml:79).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:80; form at isa-spec/spec/ops/control/warpsync.toml:80).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -218,9 +218,9 @@ impl OpWarpsync {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fffff00000000ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87fffff00000000ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:93; form at isa-spec/spec/ops/control/warpsync.toml:93).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:95; form at isa-spec/spec/ops/control/warpsync.toml:95).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -239,9 +239,9 @@ impl OpWarpsync {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ffffff80000ffffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ffffff80000ffffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:109; form at isa-spec/spec/ops/control/warpsync.toml:109).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:112; form at isa-spec/spec/ops/control/warpsync.toml:112).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
