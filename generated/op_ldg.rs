@@ -225,7 +225,8 @@ impl OpLdg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -260,7 +261,8 @@ impl OpLdg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -295,7 +297,8 @@ impl OpLdg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -331,7 +334,8 @@ impl OpLdg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -366,7 +370,8 @@ impl OpLdg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -406,7 +411,8 @@ impl OpLdg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -442,7 +448,8 @@ impl OpLdg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -477,7 +484,8 @@ impl OpLdg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -512,7 +520,8 @@ impl OpLdg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -547,7 +556,8 @@ impl OpLdg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -587,7 +597,8 @@ impl OpLdg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -636,7 +647,8 @@ impl OpLdg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -685,7 +697,8 @@ impl OpLdg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -724,7 +737,8 @@ impl OpLdg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(

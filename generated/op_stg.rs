@@ -228,7 +228,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -263,7 +264,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -299,7 +301,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -334,7 +337,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -374,7 +378,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -423,7 +428,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -472,7 +478,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -521,7 +528,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -556,7 +564,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -591,7 +600,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -626,7 +636,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -665,7 +676,8 @@ impl OpStg {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
