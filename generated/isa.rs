@@ -2302,6 +2302,19 @@ enum_tables!(
     LopOp, 8, [And, Or, Xor, PassB], ["and", "or", "xor", "pass_b"], [".AND", ".OR",
     ".XOR", ".PASS_B"], {}
 );
+/// Maxwell/Pascal LDG/STG/LD/ST: whether the address is a 64-bit register
+/// pair (`.E`, the default, as every Volta+ form the spec has) or one 32-bit
+/// register, printed without a suffix (`LDG.CV R6, [R3+0x20000]`, nvdisasm
+/// 11.8): bit 45 of LDG/STG, bit 52 of LD/ST.
+///
+/// Spec: isa-spec/spec/enums/mem_addr_ext.toml:1 (enum `mem_addr_ext`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MemAddrExt {
+    #[default]
+    E,
+    A32,
+}
+enum_tables!(MemAddrExt, 8, [E, A32], ["e", "a32"], [".E", ""], {});
 /// How a global address uses its uniform register (Volta+ memory ops, the
 /// `[a.w+u+off] by mode` address operand): `reg` not at all (`[R2.64+0x10]`,
 /// the register-only opcode 0x381/0x386 or SM80's 0x981 with bit 101 clear),
@@ -6216,12 +6229,12 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
 );
 fn decode_sm50_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6231,12 +6244,12 @@ fn decode_sm50_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpMov32i, 0 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6246,12 +6259,12 @@ fn decode_sm50_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpLop3, 6 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6261,12 +6274,12 @@ fn decode_sm50_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpLop32i, 0 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6276,12 +6289,12 @@ fn decode_sm50_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpFadd32i, 0 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6291,12 +6304,12 @@ fn decode_sm50_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpFfma32i, 0 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6306,12 +6319,12 @@ fn decode_sm50_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpIscadd32i, 0 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6321,12 +6334,12 @@ fn decode_sm50_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpLeaHiSm50, 1 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6336,12 +6349,12 @@ fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpIadd32i, 0 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6351,12 +6364,12 @@ fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpFmul32i, 0 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6366,12 +6379,12 @@ fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpImul32i, 0 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6385,12 +6398,12 @@ fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpFset, 5 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6412,12 +6425,12 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpDset, 4 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6435,12 +6448,12 @@ fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpImadSm50, 1 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6498,12 +6511,12 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpXmad, 1 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6557,12 +6570,12 @@ fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6680,12 +6693,12 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6695,12 +6708,12 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6714,12 +6727,12 @@ fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpLop3, 5 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6729,12 +6742,12 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpFset, 6 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6752,12 +6765,12 @@ fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpDset, 5 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6771,12 +6784,12 @@ fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpImadSm50, 2 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6826,12 +6839,12 @@ fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpIsetp, 6 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6949,12 +6962,12 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpIadd3, 6 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -6964,12 +6977,12 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpXmad, 2 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7011,12 +7024,12 @@ fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpVote, 1 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7030,12 +7043,12 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpXmad, 3 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7049,12 +7062,12 @@ fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpImadSm50, 3 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7096,12 +7109,12 @@ fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpIcmp, 3 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7167,12 +7180,12 @@ fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpVabsdiffSm50, 10 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7186,12 +7199,12 @@ fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpFset, 4 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7213,12 +7226,12 @@ fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpDset, 3 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7236,12 +7249,12 @@ fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpImadSm50, 0 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7307,12 +7320,12 @@ fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpXmad, 0 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7434,12 +7447,12 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7469,12 +7482,12 @@ fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7484,12 +7497,12 @@ fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7499,12 +7512,12 @@ fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
         62) => decode_form:: < OpHfma2Sm50, 3 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7518,12 +7531,12 @@ fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
         62) => decode_form:: < OpHfma2Sm50, 2 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7537,12 +7550,12 @@ fn decode_sm50_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
         62) => decode_form:: < OpHmul2Sm50, 2 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7552,12 +7565,12 @@ fn decode_sm50_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
         62) => decode_form:: < OpHmul2Sm50, 1 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7571,12 +7584,12 @@ fn decode_sm50_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
         62) => decode_form:: < OpHadd2Sm50, 2 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7590,12 +7603,12 @@ fn decode_sm50_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
         62) => decode_form:: < OpHset2, 10 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7609,12 +7622,12 @@ fn decode_sm50_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
         62) => decode_form:: < OpHsetp2, 10 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7628,12 +7641,12 @@ fn decode_sm50_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
         62) => decode_form:: < OpTexSm50, 1 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7643,12 +7656,12 @@ fn decode_sm50_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
         62) => decode_form:: < OpTexSm50, 1 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7666,12 +7679,12 @@ fn decode_sm50_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpTld4Sm50, 2 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7725,12 +7738,12 @@ fn decode_sm50_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpTexsSm50, 11 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7776,12 +7789,12 @@ fn decode_sm50_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpTldsSm50, 9 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7843,12 +7856,12 @@ fn decode_sm50_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpTexsSm50, 11 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7910,12 +7923,12 @@ fn decode_sm50_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpTexsSm50, 11 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -7997,12 +8010,12 @@ fn decode_sm50_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpTldsSm50, 9 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -8068,12 +8081,12 @@ fn decode_sm50_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpTldsSm50, 9 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -8087,12 +8100,12 @@ fn decode_sm50_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpIpaIdxSm50, 0 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -8126,12 +8139,12 @@ fn decode_sm50_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpSsy, 0 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -8161,12 +8174,12 @@ fn decode_sm50_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpRetSm50, 0 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -8268,12 +8281,12 @@ fn decode_sm50_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpSust, 13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -8283,12 +8296,12 @@ fn decode_sm50_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpAtomsSm50, 0 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -8306,12 +8319,12 @@ fn decode_sm50_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpAtom, 2 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -8333,11 +8346,11 @@ fn decode_sm50_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpAtomCas, 3 > (w, sm)
     );
     try_form!(
-        w & 0xfff8200000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xfff8000000000000 == 0xeed0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpLdg, 12 > (w, sm)
     );
     try_form!(
-        w & 0xfff8200000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xfff8000000000000 == 0xeed8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpStg, 10 > (w, sm)
     );
     try_form!(
@@ -8357,12 +8370,12 @@ fn decode_sm50_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpAtomsCas, 6 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -8452,12 +8465,12 @@ fn decode_sm50_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpCctl, 3 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -8535,12 +8548,12 @@ fn decode_sm50_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpSync, 0 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -8550,12 +8563,12 @@ fn decode_sm50_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpOut, 4 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -8565,12 +8578,12 @@ fn decode_sm50_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpOut, 3 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => decode_form:: < OpLdg, 13 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
+        13 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return decode_form:: < OpStg, 11 > (w, sm)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
+        OpStg, 11 > (w, sm)
     );
     None
 }
@@ -8843,12 +8856,12 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
 );
 fn print_sm50_arm1(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -8858,12 +8871,12 @@ fn print_sm50_arm2(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpMov32i, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -8873,12 +8886,12 @@ fn print_sm50_arm3(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpLop3, 6 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -8888,12 +8901,12 @@ fn print_sm50_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpLop32i, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -8903,12 +8916,12 @@ fn print_sm50_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpFadd32i, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -8918,12 +8931,12 @@ fn print_sm50_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpFfma32i, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -8933,12 +8946,12 @@ fn print_sm50_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpIscadd32i, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -8948,12 +8961,12 @@ fn print_sm50_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpLeaHiSm50, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -8963,12 +8976,12 @@ fn print_sm50_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpIadd32i, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -8978,12 +8991,12 @@ fn print_sm50_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpFmul32i, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -8993,12 +9006,12 @@ fn print_sm50_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpImul32i, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9012,12 +9025,12 @@ fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpFset, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9039,12 +9052,12 @@ fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpDset, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9062,12 +9075,12 @@ fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpImadSm50, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9125,12 +9138,12 @@ fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpXmad, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9184,12 +9197,12 @@ fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9307,12 +9320,12 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9322,12 +9335,12 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9341,12 +9354,12 @@ fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpLop3, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9356,12 +9369,12 @@ fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpFset, 6 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9379,12 +9392,12 @@ fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpDset, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9398,12 +9411,12 @@ fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpImadSm50, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9453,12 +9466,12 @@ fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpIsetp, 6 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9576,12 +9589,12 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpIadd3, 6 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9591,12 +9604,12 @@ fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpXmad, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9638,12 +9651,12 @@ fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpVote, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9657,12 +9670,12 @@ fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpXmad, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9676,12 +9689,12 @@ fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpImadSm50, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9723,12 +9736,12 @@ fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpIcmp, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9794,12 +9807,12 @@ fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpVabsdiffSm50, 10 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9813,12 +9826,12 @@ fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpFset, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9840,12 +9853,12 @@ fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpDset, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9863,12 +9876,12 @@ fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpImadSm50, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -9934,12 +9947,12 @@ fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpXmad, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10061,12 +10074,12 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10096,12 +10109,12 @@ fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10111,12 +10124,12 @@ fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10126,12 +10139,12 @@ fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         62) => print_form_bundled:: < OpHfma2Sm50, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10145,12 +10158,12 @@ fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         62) => print_form_bundled:: < OpHfma2Sm50, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10164,12 +10177,12 @@ fn print_sm50_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         62) => print_form_bundled:: < OpHmul2Sm50, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10179,12 +10192,12 @@ fn print_sm50_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         62) => print_form_bundled:: < OpHmul2Sm50, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10198,12 +10211,12 @@ fn print_sm50_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         62) => print_form_bundled:: < OpHadd2Sm50, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10217,12 +10230,12 @@ fn print_sm50_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         62) => print_form_bundled:: < OpHset2, 10 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10236,12 +10249,12 @@ fn print_sm50_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         62) => print_form_bundled:: < OpHsetp2, 10 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10255,12 +10268,12 @@ fn print_sm50_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         62) => print_form_bundled:: < OpTexSm50, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10270,12 +10283,12 @@ fn print_sm50_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         62) => print_form_bundled:: < OpTexSm50, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10293,12 +10306,12 @@ fn print_sm50_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpTld4Sm50, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10352,12 +10365,12 @@ fn print_sm50_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpTexsSm50, 11 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10403,12 +10416,12 @@ fn print_sm50_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpTldsSm50, 9 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10470,12 +10483,12 @@ fn print_sm50_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpTexsSm50, 11 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10537,12 +10550,12 @@ fn print_sm50_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpTexsSm50, 11 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10624,12 +10637,12 @@ fn print_sm50_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpTldsSm50, 9 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10695,12 +10708,12 @@ fn print_sm50_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpTldsSm50, 9 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10714,12 +10727,12 @@ fn print_sm50_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpIpaIdxSm50, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10753,12 +10766,12 @@ fn print_sm50_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpSsy, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10788,12 +10801,12 @@ fn print_sm50_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpRetSm50, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10895,12 +10908,12 @@ fn print_sm50_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpSust, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10910,12 +10923,12 @@ fn print_sm50_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpAtomsSm50, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10933,12 +10946,12 @@ fn print_sm50_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpAtom, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -10960,11 +10973,11 @@ fn print_sm50_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpAtomCas, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfff8200000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xfff8000000000000 == 0xeed0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpLdg, 12 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfff8200000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xfff8000000000000 == 0xeed8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpStg, 10 > (w, sm, at, out)
     );
     try_form!(
@@ -10984,12 +10997,12 @@ fn print_sm50_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpAtomsCas, 6 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -11079,12 +11092,12 @@ fn print_sm50_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpCctl, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -11162,12 +11175,12 @@ fn print_sm50_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpSync, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -11177,12 +11190,12 @@ fn print_sm50_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpOut, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -11192,12 +11205,12 @@ fn print_sm50_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpOut, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
+        OpLdg, 13 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
-        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+        w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
+        print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
     );
     None
 }
@@ -32940,12 +32953,11 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff38000c00000000000000000, 0, [GPR, UGPR, NONE]
     ),
     form_info!(
-        "ldg", "fixed", 12, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8200000000000,
-        0xeed0200000000000, 0x100000000000, 0, [GPR, NONE, NONE]
+        "ldg", "fixed", 12, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
+        0xeed0000000000000, 0x100000000000, 0, [GPR, NONE, NONE]
     ),
     form_info!(
-        "ldg", "fixed", 13, Sm50, [50, 52, 53, 60, 61, 62], 0x10000000000000,
-        0x10000000000000, 0, 0, [GPR, NONE, PRED]
+        "ldg", "fixed", 13, Sm50, [50, 52, 53, 60, 61, 62], 0, 0, 0, 0, [GPR, NONE, PRED]
     ),
     form_info!(
         "ldg_256", "fixed", 0, Sm70, [100, 101, 103, 107, 110, 120, 121],
@@ -34438,12 +34450,12 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff38e10000000000000ff0000, 0, [GPR, GPR, NONE, NONE]
     ),
     form_info!(
-        "stg", "fixed", 10, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8200000000000,
-        0xeed8200000000000, 0x100000000000, 0, [GPR, GPR, NONE, NONE]
+        "stg", "fixed", 10, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
+        0xeed8000000000000, 0x100000000000, 0, [GPR, GPR, NONE, NONE]
     ),
     form_info!(
-        "stg", "fixed", 11, Sm50, [50, 52, 53, 60, 61, 62], 0x10000000000000,
-        0x10000000000000, 0, 0, [GPR, GPR, NONE, PRED]
+        "stg", "fixed", 11, Sm50, [50, 52, 53, 60, 61, 62], 0, 0, 0, 0, [GPR, GPR, NONE,
+        PRED]
     ),
     form_info!(
         "stg_256", "fixed", 0, Sm70, [100, 101, 103, 107, 110, 120, 121],

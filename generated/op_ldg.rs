@@ -2,41 +2,43 @@
 // The build writes it to OUT_DIR; refresh this copy in generated/ with
 // `NAK_UPDATE_GENERATED=1 cargo test -p isa-tests --test generated`.
 
-/// `LDG.E`: Load 1..16 bytes from global memory at a + off (+ u) into d (and the registers after it).
+/// `LDG`: Load 1..16 bytes from global memory at a + off (+ u) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:10 (op `ldg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:12 (op `ldg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdg {
-    /// Destination (u32). (isa-spec/spec/ops/memory/ldg.toml:23)
+    /// Destination (u32). (isa-spec/spec/ops/memory/ldg.toml:25)
     pub d: Reg,
-    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/ldg.toml:27)
+    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/ldg.toml:29)
     pub a: Src,
-    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/ldg.toml:32)
+    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/ldg.toml:34)
     pub ua: Src,
-    /// Source (pred). Maxwell/Pascal LD/ST predicate of unknown meaning (ptxas: P0). (isa-spec/spec/ops/memory/ldg.toml:42)
+    /// Source (pred). Maxwell/Pascal LD/ST predicate of unknown meaning (ptxas: P0). (isa-spec/spec/ops/memory/ldg.toml:44)
     pub p: Src,
-    /// Modifier. Signed byte offset added to the address (24 bits; 32 in SM70/75's generic register-only form). (isa-spec/spec/ops/memory/ldg.toml:48)
+    /// Modifier. Signed byte offset added to the address (24 bits; 32 in SM70/75's generic register-only form). (isa-spec/spec/ops/memory/ldg.toml:50)
     pub off: i32,
-    /// Modifier. Width of the base register a. (isa-spec/spec/ops/memory/ldg.toml:53)
+    /// Modifier. Maxwell/Pascal: a 64-bit address (.E, register pair a) or a 32-bit one (register a alone). (isa-spec/spec/ops/memory/ldg.toml:55)
+    pub e: MemAddrExt,
+    /// Modifier. Width of the base register a. (isa-spec/spec/ops/memory/ldg.toml:61)
     pub awidth: MemAddrWidth,
-    /// Modifier. How the address uses u. (isa-spec/spec/ops/memory/ldg.toml:59)
+    /// Modifier. How the address uses u. (isa-spec/spec/ops/memory/ldg.toml:67)
     pub amode: MemAddrMode,
-    /// Modifier. Global (LDG) or generic (LD) address; the runner treats both as global memory. (isa-spec/spec/ops/memory/ldg.toml:65)
+    /// Modifier. Global (LDG) or generic (LD) address; the runner treats both as global memory. (isa-spec/spec/ops/memory/ldg.toml:73)
     pub space: AddrSpace,
-    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:70)
-    pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:74)
-    pub cache: MemCache,
     /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:78)
+    pub size: MemSize,
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:82)
+    pub cache: MemCache,
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:86)
     pub ltc: MemLtc,
-    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:83)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:91)
     pub sem: MemSem,
 }
 op_fields!(OpLdg, [a, ua, p], [d]);
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:10.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:12.
 impl OpLdg {
     pub const NAME: &'static str = "ldg";
-    pub const MNEMONIC: &'static str = "LDG.E";
+    pub const MNEMONIC: &'static str = "LDG";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
@@ -51,35 +53,35 @@ impl OpLdg {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:83).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:91).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e 0 1 2 3 4 5 6 7 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:74).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:82).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:59).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:67).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:53).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:61).
     const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("0 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:59).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:67).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 4 -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:53).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:61).
     const AWIDTH_CODES1: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:70).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:78).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:83).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:91).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - 4 1 - - - - - - - - - 5 - 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:65).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:73).
     const SPACE_CODES0: [u16; AddrSpace::COUNT] = codes("- 0");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:59).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:67).
     const AMODE_CODES2: [u16; MemAddrMode::COUNT] = codes("0 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:59).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:67).
     const AMODE_CODES3: [u16; MemAddrMode::COUNT] = codes("- 0 1");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:74).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:82).
     const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 2 3 - -");
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:65).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:73).
     const SPACE_CODES1: [u16; AddrSpace::COUNT] = codes("- 4");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -217,13 +219,14 @@ impl OpLdg {
             || (matches!(self.amode, MemAddrMode::Reg | MemAddrMode::Desc)
                 && matches!(self.awidth, MemAddrWidth::None | MemAddrWidth::B64)))
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:111; form at isa-spec/spec/ops/memory/ldg.toml:111).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:120; form at isa-spec/spec/ops/memory/ldg.toml:120).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -237,6 +240,7 @@ impl OpLdg {
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0xe01000000000000000181
             | (c.raw & 0x1fff30000c0000000ff00000000);
@@ -251,13 +255,14 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:157; form at isa-spec/spec/ops/memory/ldg.toml:157).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:166; form at isa-spec/spec/ops/memory/ldg.toml:166).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -271,6 +276,7 @@ impl OpLdg {
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
         let mut w: u128 = 0xe01000000000000000181
@@ -285,13 +291,14 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:166; form at isa-spec/spec/ops/memory/ldg.toml:166).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:175; form at isa-spec/spec/ops/memory/ldg.toml:175).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -305,6 +312,7 @@ impl OpLdg {
         }
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0x80e01000000000000000181
             | (c.raw & 0x1fff30000c00000000000000000);
@@ -320,13 +328,14 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:185; form at isa-spec/spec/ops/memory/ldg.toml:185).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:194; form at isa-spec/spec/ops/memory/ldg.toml:194).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -340,6 +349,7 @@ impl OpLdg {
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0xe01000000000000000181
             | (c.raw & 0x1fff38010c0000000ff00000000);
@@ -354,13 +364,14 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:238; form at isa-spec/spec/ops/memory/ldg.toml:238).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:247; form at isa-spec/spec/ops/memory/ldg.toml:247).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -374,6 +385,7 @@ impl OpLdg {
         }
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0x80e01000000000000000981
             | (c.raw & 0x1dff38000c00000000000000000);
@@ -393,13 +405,14 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:263; form at isa-spec/spec/ops/memory/ldg.toml:263).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:272; form at isa-spec/spec/ops/memory/ldg.toml:272).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -413,6 +426,7 @@ impl OpLdg {
         }
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         let mut w: u128 = 0x80001000000000000000180
             | (c.raw & 0x1fff30e00c00000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
@@ -428,13 +442,14 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:277; form at isa-spec/spec/ops/memory/ldg.toml:277).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:286; form at isa-spec/spec/ops/memory/ldg.toml:286).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -448,6 +463,7 @@ impl OpLdg {
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         let mut w: u128 = 0x1000000000000000980
             | (c.raw & 0x1fff30e00c00000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
@@ -462,13 +478,14 @@ impl OpLdg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:296; form at isa-spec/spec/ops/memory/ldg.toml:296).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:305; form at isa-spec/spec/ops/memory/ldg.toml:305).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -482,6 +499,7 @@ impl OpLdg {
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
         let mut w: u128 = 0x1000000000000000980
             | (c.raw & 0x1fff30e00ff0000000000000000);
@@ -496,13 +514,14 @@ impl OpLdg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:306; form at isa-spec/spec/ops/memory/ldg.toml:306).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:315; form at isa-spec/spec/ops/memory/ldg.toml:315).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -516,6 +535,7 @@ impl OpLdg {
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
         let mut w: u128 = 0x1000000000000000980
             | (c.raw & 0x1fff38e10c00000000000000000);
@@ -530,13 +550,14 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:320; form at isa-spec/spec/ops/memory/ldg.toml:320).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:329; form at isa-spec/spec/ops/memory/ldg.toml:329).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -550,6 +571,7 @@ impl OpLdg {
         }
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         let mut w: u128 = 0x80001000000000000000980
             | (c.raw & 0x1dff38e00c00000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
@@ -569,13 +591,14 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:331; form at isa-spec/spec/ops/memory/ldg.toml:331).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:340; form at isa-spec/spec/ops/memory/ldg.toml:340).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -589,6 +612,7 @@ impl OpLdg {
         }
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         let mut w: u128 = 0x80001000000000000000980
             | (c.raw & 0x1fff38e00c00000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
@@ -617,13 +641,14 @@ impl OpLdg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:345; form at isa-spec/spec/ops/memory/ldg.toml:345).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:354; form at isa-spec/spec/ops/memory/ldg.toml:354).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -637,6 +662,7 @@ impl OpLdg {
         }
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0x80e01000000000000000981
             | (c.raw & 0x1fff38000c00000000000000000);
@@ -665,13 +691,14 @@ impl OpLdg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:361; form at isa-spec/spec/ops/memory/ldg.toml:361).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:373; form at isa-spec/spec/ops/memory/ldg.toml:373).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -695,21 +722,23 @@ impl OpLdg {
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
         only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
-        let mut w: u128 = 0xeed0200000000000 | (c.raw & 0x100000000000);
+        let mut w: u128 = 0xeed0000000000000 | (c.raw & 0x100000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 20;
+        w |= code_of(&[1, 0], self.e.index()) << 45;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES1, sm)? << 46;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 48;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:392; form at isa-spec/spec/ops/memory/ldg.toml:392).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:404; form at isa-spec/spec/ops/memory/ldg.toml:404).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -732,9 +761,10 @@ impl OpLdg {
         only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
         only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
         only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
-        let mut w: u128 = 0x10000000000000;
+        let mut w: u128 = 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 20;
+        w |= code_of(&[1, 0], self.e.index()) << 52;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 53;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES1, sm)? << 56;
         w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 58;
@@ -742,7 +772,7 @@ impl OpLdg {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:111; form at isa-spec/spec/ops/memory/ldg.toml:111).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:120; form at isa-spec/spec/ops/memory/ldg.toml:120).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -750,6 +780,7 @@ impl OpLdg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -821,6 +852,7 @@ impl OpLdg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -834,7 +866,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000c0000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:157; form at isa-spec/spec/ops/memory/ldg.toml:157).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:166; form at isa-spec/spec/ops/memory/ldg.toml:166).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -842,6 +874,7 @@ impl OpLdg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -913,6 +946,7 @@ impl OpLdg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -926,7 +960,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffb0000ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:166; form at isa-spec/spec/ops/memory/ldg.toml:166).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:175; form at isa-spec/spec/ops/memory/ldg.toml:175).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -934,6 +968,7 @@ impl OpLdg {
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
             1 => MemAddrWidth::B64,
@@ -1006,6 +1041,7 @@ impl OpLdg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1019,7 +1055,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:185; form at isa-spec/spec/ops/memory/ldg.toml:185).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:194; form at isa-spec/spec/ops/memory/ldg.toml:194).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1027,6 +1063,7 @@ impl OpLdg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -1081,6 +1118,7 @@ impl OpLdg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1094,7 +1132,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38010c0000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:238; form at isa-spec/spec/ops/memory/ldg.toml:238).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:247; form at isa-spec/spec/ops/memory/ldg.toml:247).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1102,6 +1140,7 @@ impl OpLdg {
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
             1 => MemAddrWidth::B64,
@@ -1159,6 +1198,7 @@ impl OpLdg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1172,7 +1212,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff38000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:263; form at isa-spec/spec/ops/memory/ldg.toml:263).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:272; form at isa-spec/spec/ops/memory/ldg.toml:272).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1180,6 +1220,7 @@ impl OpLdg {
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
             1 => MemAddrWidth::B64,
@@ -1255,6 +1296,7 @@ impl OpLdg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1268,7 +1310,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:277; form at isa-spec/spec/ops/memory/ldg.toml:277).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:286; form at isa-spec/spec/ops/memory/ldg.toml:286).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1276,6 +1318,7 @@ impl OpLdg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -1350,6 +1393,7 @@ impl OpLdg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1363,7 +1407,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:296; form at isa-spec/spec/ops/memory/ldg.toml:296).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:305; form at isa-spec/spec/ops/memory/ldg.toml:305).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1371,6 +1415,7 @@ impl OpLdg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -1445,6 +1490,7 @@ impl OpLdg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1458,7 +1504,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30e00ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:306; form at isa-spec/spec/ops/memory/ldg.toml:306).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:315; form at isa-spec/spec/ops/memory/ldg.toml:315).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1466,6 +1512,7 @@ impl OpLdg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -1520,6 +1567,7 @@ impl OpLdg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1533,7 +1581,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e10c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:320; form at isa-spec/spec/ops/memory/ldg.toml:320).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:329; form at isa-spec/spec/ops/memory/ldg.toml:329).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1541,6 +1589,7 @@ impl OpLdg {
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
             1 => MemAddrWidth::B64,
@@ -1601,6 +1650,7 @@ impl OpLdg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1614,7 +1664,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff38e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:331; form at isa-spec/spec/ops/memory/ldg.toml:331).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:340; form at isa-spec/spec/ops/memory/ldg.toml:340).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1627,6 +1677,7 @@ impl OpLdg {
         let ua = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
             1 => MemAddrWidth::B64,
@@ -1686,6 +1737,7 @@ impl OpLdg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1699,7 +1751,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:345; form at isa-spec/spec/ops/memory/ldg.toml:345).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:354; form at isa-spec/spec/ops/memory/ldg.toml:354).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1712,6 +1764,7 @@ impl OpLdg {
         let ua = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
             1 => MemAddrWidth::B64,
@@ -1768,6 +1821,7 @@ impl OpLdg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1781,7 +1835,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:361; form at isa-spec/spec/ops/memory/ldg.toml:361).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:373; form at isa-spec/spec/ops/memory/ldg.toml:373).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1789,6 +1843,11 @@ impl OpLdg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 20, 24), 24u32) as i32;
+        let e: MemAddrExt = match bits(w, 45, 1) {
+            1 => MemAddrExt::E,
+            0 => MemAddrExt::A32,
+            _ => return None,
+        };
         let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = MemAddrMode::Reg;
         let space: AddrSpace = AddrSpace::Global;
@@ -1818,6 +1877,7 @@ impl OpLdg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1831,7 +1891,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:392; form at isa-spec/spec/ops/memory/ldg.toml:392).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:404; form at isa-spec/spec/ops/memory/ldg.toml:404).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1839,6 +1899,11 @@ impl OpLdg {
         let ua: Src = Src::RZ;
         let p = Src::reg(reg_below(RegFile::Pred, bits(w, 58, 3), 7)?);
         let off: i32 = sext_field(bits(w, 20, 32), 32u32) as i32;
+        let e: MemAddrExt = match bits(w, 52, 1) {
+            1 => MemAddrExt::E,
+            0 => MemAddrExt::A32,
+            _ => return None,
+        };
         let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = MemAddrMode::Reg;
         let space: AddrSpace = match bits(w, 61, 3) {
@@ -1871,6 +1936,7 @@ impl OpLdg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1884,13 +1950,16 @@ impl OpLdg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `LDG.E` (isa-spec/spec/ops/memory/ldg.toml:87); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDG` (isa-spec/spec/ops/memory/ldg.toml:95); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        let (rest, spelled) = strip_which_mnemonic(
-            &line.parts,
-            &[&["LDG", "E"], &["LD", "E"]],
-        )?;
+        let (rest, spelled) = strip_which_mnemonic(&line.parts, &[&["LDG"], &["LD"]])?;
         let mut cur = 0usize;
+        let e: MemAddrExt = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MemAddrExt::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let cache: MemCache = take_enum_suffix(
             rest,
             &mut cur,
@@ -1971,6 +2040,7 @@ impl OpLdg {
             ua: v_a.3,
             p,
             off: v_a.1,
+            e,
             awidth: v_a.2,
             amode: v_a.4,
             space: if spelled == 1 { AddrSpace::Generic } else { AddrSpace::Global },
@@ -1998,7 +2068,7 @@ impl OpLdg {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/memory/ldg.toml:10.
+    /// Spec: isa-spec/spec/ops/memory/ldg.toml:12.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ldg", 3usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -2011,7 +2081,7 @@ impl OpLdg {
         )
     }
 }
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:98.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:106.
 impl MemOp for OpLdg {
     /// The memory access (`[memory]` in isa-spec/spec/ops/memory/ldg.toml).
     fn mem_access(&self) -> Option<MemAccess> {
@@ -2062,12 +2132,12 @@ impl MemOp for OpLdg {
     /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
     fn mem_combinable(&self) -> bool {
         self.sem == Default::default() && self.amode == Default::default()
-            && self.awidth == Default::default()
+            && self.awidth == Default::default() && self.e == Default::default()
     }
 }
 impl FlowOp for OpLdg {}
 impl SchedOp for OpLdg {}
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:10.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:12.
 impl Encode for OpLdg {
     const NAME: &'static str = "ldg";
     encode_by_form!(
@@ -2078,7 +2148,7 @@ impl Encode for OpLdg {
         encode_f11, 12 : combo_f0 => encode_f12, 13 : combo_f0 => encode_f13; [a, ua, p]
     );
 }
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:10.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:12.
 impl Forms for OpLdg {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -2088,7 +2158,7 @@ impl Forms for OpLdg {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/ldg.toml:87.
+    /// Spec: isa-spec/spec/ops/memory/ldg.toml:95.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -2096,8 +2166,9 @@ impl Forms for OpLdg {
         let reuse_p = false;
         write_guard(out, &c.guard);
         out.push_str(
-            if (self.space.index() as i64 == 1i64) == true { "LD.E" } else { "LDG.E" },
+            if (self.space.index() as i64 == 1i64) == true { "LD" } else { "LDG" },
         );
+        out.push_text_chunk(self.e.chunk_sm(sm));
         out.push_text_chunk(self.cache.chunk_sm(sm));
         out.push_text_chunk(self.ltc.chunk_sm(sm));
         out.push_text_chunk(self.size.chunk_sm(sm));
@@ -2133,5 +2204,5 @@ impl Forms for OpLdg {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:10.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:12.
 impl Legalize for OpLdg {}

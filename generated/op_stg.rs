@@ -2,39 +2,41 @@
 // The build writes it to OUT_DIR; refresh this copy in generated/ with
 // `NAK_UPDATE_GENERATED=1 cargo test -p isa-tests --test generated`.
 
-/// `STG.E`: Store 1..16 bytes of b (and the registers after it) to global memory at a + off (+ ua).
+/// `STG`: Store 1..16 bytes of b (and the registers after it) to global memory at a + off (+ ua).
 ///
-/// Spec: isa-spec/spec/ops/memory/stg.toml:7 (op `stg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:9 (op `stg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpStg {
-    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/stg.toml:20)
+    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/stg.toml:22)
     pub a: Src,
-    /// Source (u32). Data; RZ stores zeros. (isa-spec/spec/ops/memory/stg.toml:25)
+    /// Source (u32). Data; RZ stores zeros. (isa-spec/spec/ops/memory/stg.toml:27)
     pub b: Src,
-    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/stg.toml:30)
+    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/stg.toml:32)
     pub ua: Src,
-    /// Source (pred). Maxwell/Pascal LD/ST predicate of unknown meaning (ptxas: P0). (isa-spec/spec/ops/memory/stg.toml:40)
+    /// Source (pred). Maxwell/Pascal LD/ST predicate of unknown meaning (ptxas: P0). (isa-spec/spec/ops/memory/stg.toml:42)
     pub p: Src,
-    /// Modifier. Signed byte offset added to the address (24 bits; 32 in ST's register-only form). (isa-spec/spec/ops/memory/stg.toml:46)
+    /// Modifier. Signed byte offset added to the address (24 bits; 32 in ST's register-only form). (isa-spec/spec/ops/memory/stg.toml:48)
     pub off: i32,
-    /// Modifier. Width of the base register a. (isa-spec/spec/ops/memory/stg.toml:51)
+    /// Modifier. Maxwell/Pascal: a 64-bit address (.E, register pair a) or a 32-bit one (register a alone). (isa-spec/spec/ops/memory/stg.toml:53)
+    pub e: MemAddrExt,
+    /// Modifier. Width of the base register a. (isa-spec/spec/ops/memory/stg.toml:59)
     pub awidth: MemAddrWidth,
-    /// Modifier. How the address uses ua. (isa-spec/spec/ops/memory/stg.toml:57)
+    /// Modifier. How the address uses ua. (isa-spec/spec/ops/memory/stg.toml:65)
     pub amode: MemAddrMode,
-    /// Modifier. Global (STG) or generic (ST) address; the runner treats both as global memory. (isa-spec/spec/ops/memory/stg.toml:63)
+    /// Modifier. Global (STG) or generic (ST) address; the runner treats both as global memory. (isa-spec/spec/ops/memory/stg.toml:71)
     pub space: AddrSpace,
-    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:68)
-    pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:72)
-    pub cache: MemCache,
     /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:76)
+    pub size: MemSize,
+    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:80)
+    pub cache: MemCache,
+    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:84)
     pub sem: MemSem,
 }
 op_fields!(OpStg, [a, b, ua, p], []);
-/// Spec: isa-spec/spec/ops/memory/stg.toml:7.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:9.
 impl OpStg {
     pub const NAME: &'static str = "stg";
-    pub const MNEMONIC: &'static str = "STG.E";
+    pub const MNEMONIC: &'static str = "STG";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
@@ -50,39 +52,39 @@ impl OpStg {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:76).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:84).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:72).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:80).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:57).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:65).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:51).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:59).
     const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("0 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:57).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:65).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 4 -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:51).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:59).
     const AWIDTH_CODES1: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:68).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:76).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:76).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:84).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:57).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:65).
     const AMODE_CODES2: [u16; MemAddrMode::COUNT] = codes("- 0 1");
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:63).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:71).
     const SPACE_CODES0: [u16; AddrSpace::COUNT] = codes("2 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:76).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:84).
     const SEM_CODES2: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b - - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - - - d e f",
     );
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:63).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:71).
     const SPACE_CODES1: [u16; AddrSpace::COUNT] = codes("- 1");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:72).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:80).
     const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 - - 2 3");
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:63).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:71).
     const SPACE_CODES2: [u16; AddrSpace::COUNT] = codes("- 5");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -220,13 +222,14 @@ impl OpStg {
             || (matches!(self.amode, MemAddrMode::Reg | MemAddrMode::Desc)
                 && matches!(self.awidth, MemAddrWidth::None | MemAddrWidth::B64)))
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/stg.toml:104; form at isa-spec/spec/ops/memory/stg.toml:104).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/stg.toml:113; form at isa-spec/spec/ops/memory/stg.toml:113).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -241,6 +244,7 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0x1000000000000000186
             | (c.raw & 0x1fffb8e00ff0000000000ff0000);
@@ -254,13 +258,14 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/stg.toml:160; form at isa-spec/spec/ops/memory/stg.toml:160).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/stg.toml:169; form at isa-spec/spec/ops/memory/stg.toml:169).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -275,6 +280,7 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         let mut w: u128 = 0x80001000000000000000184
             | (c.raw & 0x1fff38e00000000000000ff0000);
         w |= code_of(&[2, 1], self.space.index()) << 0;
@@ -289,13 +295,14 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/stg.toml:184; form at isa-spec/spec/ops/memory/stg.toml:184).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/stg.toml:193; form at isa-spec/spec/ops/memory/stg.toml:193).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -310,6 +317,7 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0x1000000000000000186
             | (c.raw & 0x1fff38e10ff0000000000ff0000);
@@ -323,13 +331,14 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/stg.toml:236; form at isa-spec/spec/ops/memory/stg.toml:236).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/stg.toml:245; form at isa-spec/spec/ops/memory/stg.toml:245).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -344,6 +353,7 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         let mut w: u128 = 0x80001000000000000000984
             | (c.raw & 0x1dff38e00000000000000ff0000);
         w |= code_of(&[2, 1], self.space.index()) << 0;
@@ -362,13 +372,14 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/stg.toml:264; form at isa-spec/spec/ops/memory/stg.toml:264).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/stg.toml:273; form at isa-spec/spec/ops/memory/stg.toml:273).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -383,6 +394,7 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         let mut w: u128 = 0x80001000000000000000984
             | (c.raw & 0x1fff38e00000000000000ff0000);
         w |= code_of(&[2, 1], self.space.index()) << 0;
@@ -410,13 +422,14 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:280; form at isa-spec/spec/ops/memory/stg.toml:280).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:289; form at isa-spec/spec/ops/memory/stg.toml:289).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -431,6 +444,7 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         let mut w: u128 = 0x80001000000000000000984
             | (c.raw & 0x1fff38e00000000000000ff0000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
@@ -458,13 +472,14 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:294; form at isa-spec/spec/ops/memory/stg.toml:294).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:303; form at isa-spec/spec/ops/memory/stg.toml:303).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -479,6 +494,7 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         let mut w: u128 = 0x80001000000000000000984
             | (c.raw & 0x1fff38e00000000000000ff0000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES1, sm)? << 0;
@@ -506,13 +522,14 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:302; form at isa-spec/spec/ops/memory/stg.toml:302).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:311; form at isa-spec/spec/ops/memory/stg.toml:311).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -527,6 +544,7 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0x1000000000000000186
             | (c.raw & 0x1fff38e10ff0000000000ff0000);
@@ -540,13 +558,14 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/stg.toml:318; form at isa-spec/spec/ops/memory/stg.toml:318).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/stg.toml:327; form at isa-spec/spec/ops/memory/stg.toml:327).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -561,6 +580,7 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         let mut w: u128 = 0x1000000000000000184
             | (c.raw & 0x1fffb8e00000000000000ff0000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES1, sm)? << 0;
@@ -574,13 +594,14 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:334; form at isa-spec/spec/ops/memory/stg.toml:334).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:343; form at isa-spec/spec/ops/memory/stg.toml:343).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -595,6 +616,7 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         let mut w: u128 = 0x1000000000000000184
             | (c.raw & 0x1fff38e10000000000000ff0000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES1, sm)? << 0;
@@ -608,13 +630,14 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:350; form at isa-spec/spec/ops/memory/stg.toml:350).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:362; form at isa-spec/spec/ops/memory/stg.toml:362).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -638,21 +661,23 @@ impl OpStg {
         only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
-        let mut w: u128 = 0xeed8200000000000 | (c.raw & 0x100000000000);
+        let mut w: u128 = 0xeed8000000000000 | (c.raw & 0x100000000000);
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 20;
+        w |= code_of(&[1, 0], self.e.index()) << 45;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES1, sm)? << 46;
         w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 48;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:383; form at isa-spec/spec/ops/memory/stg.toml:383).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:395; form at isa-spec/spec/ops/memory/stg.toml:395).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
-                && !(self.awidth.text() == ".U32") && !any_align()
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
             {
                 return Err(
                     refuse(
@@ -675,9 +700,10 @@ impl OpStg {
         )?;
         only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
         only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
-        let mut w: u128 = 0x10000000000000;
+        let mut w: u128 = 0;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 20;
+        w |= code_of(&[1, 0], self.e.index()) << 52;
         w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 53;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES1, sm)? << 56;
         w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 58;
@@ -685,7 +711,7 @@ impl OpStg {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:104; form at isa-spec/spec/ops/memory/stg.toml:104).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:113; form at isa-spec/spec/ops/memory/stg.toml:113).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -693,6 +719,7 @@ impl OpStg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -755,6 +782,7 @@ impl OpStg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -767,7 +795,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffb8e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:160; form at isa-spec/spec/ops/memory/stg.toml:160).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:169; form at isa-spec/spec/ops/memory/stg.toml:169).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -775,6 +803,7 @@ impl OpStg {
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 63)?);
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
             1 => MemAddrWidth::B64,
@@ -842,6 +871,7 @@ impl OpStg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -854,7 +884,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:184; form at isa-spec/spec/ops/memory/stg.toml:184).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:193; form at isa-spec/spec/ops/memory/stg.toml:193).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -862,6 +892,7 @@ impl OpStg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -915,6 +946,7 @@ impl OpStg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -927,7 +959,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e10ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:236; form at isa-spec/spec/ops/memory/stg.toml:236).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:245; form at isa-spec/spec/ops/memory/stg.toml:245).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -935,6 +967,7 @@ impl OpStg {
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 63)?);
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
             1 => MemAddrWidth::B64,
@@ -995,6 +1028,7 @@ impl OpStg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1007,7 +1041,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:264; form at isa-spec/spec/ops/memory/stg.toml:264).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:273; form at isa-spec/spec/ops/memory/stg.toml:273).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1020,6 +1054,7 @@ impl OpStg {
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 63)?);
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
             1 => MemAddrWidth::B64,
@@ -1079,6 +1114,7 @@ impl OpStg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1091,7 +1127,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:280; form at isa-spec/spec/ops/memory/stg.toml:280).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:289; form at isa-spec/spec/ops/memory/stg.toml:289).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1104,6 +1140,7 @@ impl OpStg {
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 255)?);
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
             1 => MemAddrWidth::B64,
@@ -1162,6 +1199,7 @@ impl OpStg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1174,7 +1212,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:294; form at isa-spec/spec/ops/memory/stg.toml:294).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:303; form at isa-spec/spec/ops/memory/stg.toml:303).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1187,6 +1225,7 @@ impl OpStg {
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 255)?);
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
             1 => MemAddrWidth::B64,
@@ -1245,6 +1284,7 @@ impl OpStg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1257,7 +1297,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:302; form at isa-spec/spec/ops/memory/stg.toml:302).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:311; form at isa-spec/spec/ops/memory/stg.toml:311).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1265,6 +1305,7 @@ impl OpStg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -1318,6 +1359,7 @@ impl OpStg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1330,7 +1372,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e10ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:318; form at isa-spec/spec/ops/memory/stg.toml:318).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:327; form at isa-spec/spec/ops/memory/stg.toml:327).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1338,6 +1380,7 @@ impl OpStg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -1403,6 +1446,7 @@ impl OpStg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1415,7 +1459,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffb8e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:334; form at isa-spec/spec/ops/memory/stg.toml:334).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:343; form at isa-spec/spec/ops/memory/stg.toml:343).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1423,6 +1467,7 @@ impl OpStg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -1479,6 +1524,7 @@ impl OpStg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1491,7 +1537,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e10000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:350; form at isa-spec/spec/ops/memory/stg.toml:350).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:362; form at isa-spec/spec/ops/memory/stg.toml:362).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1499,6 +1545,11 @@ impl OpStg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 20, 24), 24u32) as i32;
+        let e: MemAddrExt = match bits(w, 45, 1) {
+            1 => MemAddrExt::E,
+            0 => MemAddrExt::A32,
+            _ => return None,
+        };
         let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = MemAddrMode::Reg;
         let space: AddrSpace = AddrSpace::Global;
@@ -1526,6 +1577,7 @@ impl OpStg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1538,7 +1590,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:383; form at isa-spec/spec/ops/memory/stg.toml:383).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:395; form at isa-spec/spec/ops/memory/stg.toml:395).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1546,6 +1598,11 @@ impl OpStg {
         let ua: Src = Src::RZ;
         let p = Src::reg(reg_below(RegFile::Pred, bits(w, 58, 3), 7)?);
         let off: i32 = sext_field(bits(w, 20, 32), 32u32) as i32;
+        let e: MemAddrExt = match bits(w, 52, 1) {
+            1 => MemAddrExt::E,
+            0 => MemAddrExt::A32,
+            _ => return None,
+        };
         let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = MemAddrMode::Reg;
         let space: AddrSpace = match bits(w, 61, 3) {
@@ -1576,6 +1633,7 @@ impl OpStg {
             ua,
             p,
             off,
+            e,
             awidth,
             amode,
             space,
@@ -1588,13 +1646,16 @@ impl OpStg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `STG.E` (isa-spec/spec/ops/memory/stg.toml:80); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `STG` (isa-spec/spec/ops/memory/stg.toml:88); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        let (rest, spelled) = strip_which_mnemonic(
-            &line.parts,
-            &[&["STG", "E"], &["ST", "E"]],
-        )?;
+        let (rest, spelled) = strip_which_mnemonic(&line.parts, &[&["STG"], &["ST"]])?;
         let mut cur = 0usize;
+        let e: MemAddrExt = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MemAddrExt::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let cache: MemCache = take_enum_suffix(
             rest,
             &mut cur,
@@ -1669,6 +1730,7 @@ impl OpStg {
             ua: v_a.3,
             p,
             off: v_a.1,
+            e,
             awidth: v_a.2,
             amode: v_a.4,
             space: if spelled == 1 { AddrSpace::Generic } else { AddrSpace::Global },
@@ -1693,7 +1755,7 @@ impl OpStg {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/memory/stg.toml:7.
+    /// Spec: isa-spec/spec/ops/memory/stg.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("stg", 4usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -1703,7 +1765,7 @@ impl OpStg {
         Ok((FoldOut::new(&[]), None))
     }
 }
-/// Spec: isa-spec/spec/ops/memory/stg.toml:91.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:99.
 impl MemOp for OpStg {
     /// The memory access (`[memory]` in isa-spec/spec/ops/memory/stg.toml).
     fn mem_access(&self) -> Option<MemAccess> {
@@ -1754,12 +1816,12 @@ impl MemOp for OpStg {
     /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
     fn mem_combinable(&self) -> bool {
         self.sem == Default::default() && self.amode == Default::default()
-            && self.awidth == Default::default()
+            && self.awidth == Default::default() && self.e == Default::default()
     }
 }
 impl FlowOp for OpStg {}
 impl SchedOp for OpStg {}
-/// Spec: isa-spec/spec/ops/memory/stg.toml:7.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:9.
 impl Encode for OpStg {
     const NAME: &'static str = "stg";
     encode_by_form!(
@@ -1770,7 +1832,7 @@ impl Encode for OpStg {
         encode_f11; [a, b, ua, p]
     );
 }
-/// Spec: isa-spec/spec/ops/memory/stg.toml:7.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:9.
 impl Forms for OpStg {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -1780,7 +1842,7 @@ impl Forms for OpStg {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/stg.toml:80.
+    /// Spec: isa-spec/spec/ops/memory/stg.toml:88.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -1789,8 +1851,9 @@ impl Forms for OpStg {
         let reuse_p = false;
         write_guard(out, &c.guard);
         out.push_str(
-            if (self.space.index() as i64 == 1i64) == true { "ST.E" } else { "STG.E" },
+            if (self.space.index() as i64 == 1i64) == true { "ST" } else { "STG" },
         );
+        out.push_text_chunk(self.e.chunk_sm(sm));
         out.push_text_chunk(self.cache.chunk_sm(sm));
         out.push_text_chunk(self.size.chunk_sm(sm));
         out.push_text_chunk(self.sem.chunk_sm(sm));
@@ -1823,5 +1886,5 @@ impl Forms for OpStg {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/memory/stg.toml:7.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:9.
 impl Legalize for OpStg {}

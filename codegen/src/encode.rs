@@ -249,11 +249,20 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
         }
         if s.align > 1 {
             let al = Literal::u8_unsuffixed(s.align as u8);
-            // A memory base whose width says `.U32` is one register.
-            let narrow = mem_base_width(op, i).map_or(quote!(false), |w| {
+            // A memory base whose width says `.U32` is one register, and so
+            // is a Maxwell base without `.E` (`mem_addr_ext` at `a32`).
+            let mut narrow = mem_base_width(op, i).map_or(quote!(false), |w| {
                 let wf = field(&op.modifiers[w].name);
                 quote!((self.#wf.text() == ".U32"))
             });
+            if is_mem_base(op, i)
+                && let Some(m) = op.modifiers.iter().find(
+                    |m| matches!(m.ty, ModType::Enum(e) if spec.enums[e].name == "mem_addr_ext"),
+                )
+            {
+                let ef = field(&m.name);
+                narrow = quote!((#narrow || self.#ef.text().is_empty()));
+            }
             checks.push(quote!(if let SrcKind::Reg(r) = self.#fld.kind { if r.file == RegFile::Gpr && !r.is_zero() && r.idx % #al != 0 && !#narrow && !any_align() { return Err(refuse(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #sname, #al, r))); } }));
         }
     }
@@ -796,6 +805,14 @@ fn code_tables(spec: &Spec, op: &Op) -> Vec<TokenStream> {
             }
         })
         .collect()
+}
+
+/// Whether source `i` is the base register of a memory operand.
+fn is_mem_base(op: &Op, i: usize) -> bool {
+    op.asm
+        .operands
+        .iter()
+        .any(|o| matches!(&o.item, AsmItem::Mem(m) if m.base == i))
 }
 
 /// The width modifier of the memory address whose base is source `i`.
