@@ -470,11 +470,26 @@ struct FormCode {
 fn form_code(spec: &Spec, op: &Op, f: &FormRef) -> FormCode {
     let (_, value) = f.form.fixed();
     let value = u128_lit(value);
-    let start = match f.form.unknown_mask() {
-        0 => quote!(#value),
-        m => {
+    let start = match (f.form.unknown_mask(), f.form.strict.as_slice()) {
+        (0, _) => quote!(#value),
+        (m, []) => {
             let m = u128_lit(m);
             quote!(#value | (c.raw & #m))
+        }
+        // Raw bits fixed on some SMs (`ignored_on`) take their canonical
+        // value there, whatever `c.raw` holds: only that value decodes.
+        (m, strict) => {
+            let m = u128_lit(m);
+            let canon = u128_lit(f.form.canonical_raw());
+            let arms = strict.iter().map(|s| {
+                let pat = sm_pattern(&s.sms);
+                let mask = u128_lit(s.mask);
+                quote!(#pat => #mask,)
+            });
+            quote!({
+                let strict: u128 = match sm { #(#arms)* _ => 0 };
+                #value | (c.raw & #m & !strict) | (#canon & strict)
+            })
         }
     };
     let checks = encode_checks(spec, op, f);

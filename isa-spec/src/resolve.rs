@@ -2477,6 +2477,11 @@ fn ignore_bits(cx: &mut Ctx, r: &schema::EncodingDef, sms: &[u32], forms: &mut [
         return;
     }
     for form in forms {
+        // Bits no SM of this form ignores stay fixed in it.
+        let union = some
+            .iter()
+            .filter(|(on, _)| on.iter().any(|sm| form.sms.contains(sm)))
+            .fold(all, |a, (_, m)| a | m);
         let fixed = form.fixed().0;
         form.strict = strict_groups(form, fixed & union, all, &some);
         form.ignored = fixed & union;
