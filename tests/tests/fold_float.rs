@@ -132,8 +132,11 @@ fn fmul(a: f32, b: f32, rnd: Rnd, ftz: bool, sat: bool, sm: u32) -> u32 {
         a: r(1),
         b: r(2),
         ftz,
+        fmz: false,
+        scale: FmulScale::None,
         rnd,
         sat,
+        cc: false,
     };
     u(
         op.fold(sm, &[Value::U32(a.to_bits()), Value::U32(b.to_bits())])
@@ -309,7 +312,9 @@ fn wide_imm_ops() {
         a: r(1),
         b: Src::imm(0),
         ftz: false,
+        fmz: false,
         sat: true,
+        cc: false,
     };
     let out = op
         .fold(52, &[Value::U32(0x4000_0000), Value::U32(0x3f00_0000)])
