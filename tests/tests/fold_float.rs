@@ -568,3 +568,42 @@ fn fmnmx3_matches_reference() {
         }
     }
 }
+
+/// FMUL's `.FMZ`, product scale and Maxwell `.CC` are not modelled: the
+/// fold refuses them rather than fold a plain product; FMUL32I's too.
+#[test]
+fn fmul_unmodelled_modifiers_refuse() {
+    let two = [Value::U32(2.0f32.to_bits()), Value::U32(3.0f32.to_bits())];
+    let base = OpFmul {
+        d: Reg::gpr(0),
+        a: r(1),
+        b: r(2),
+        ftz: false,
+        fmz: false,
+        scale: FmulScale::None,
+        rnd: Rnd::Rn,
+        sat: false,
+        cc: false,
+    };
+    assert_eq!(u(base.fold(50, &two).unwrap().as_slice()[0]), 6.0f32.to_bits());
+    for op in [
+        OpFmul { fmz: true, ..base },
+        OpFmul { scale: FmulScale::D2, ..base },
+        OpFmul { scale: FmulScale::M8, ..base },
+        OpFmul { cc: true, ..base },
+    ] {
+        assert!(op.fold(50, &two).is_err(), "{op:?}");
+    }
+    let wide = OpFmul32i {
+        d: Reg::gpr(0),
+        a: r(1),
+        b: Src::imm(0),
+        ftz: false,
+        fmz: false,
+        sat: false,
+        cc: false,
+    };
+    assert!(wide.fold(50, &two).is_ok());
+    assert!(OpFmul32i { fmz: true, ..wide }.fold(50, &two).is_err());
+    assert!(OpFmul32i { cc: true, ..wide }.fold(50, &two).is_err());
+}
