@@ -585,11 +585,20 @@ fn fmul_unmodelled_modifiers_refuse() {
         sat: false,
         cc: false,
     };
-    assert_eq!(u(base.fold(50, &two).unwrap().as_slice()[0]), 6.0f32.to_bits());
+    assert_eq!(
+        u(base.fold(50, &two).unwrap().as_slice()[0]),
+        6.0f32.to_bits()
+    );
     for op in [
         OpFmul { fmz: true, ..base },
-        OpFmul { scale: FmulScale::D2, ..base },
-        OpFmul { scale: FmulScale::M8, ..base },
+        OpFmul {
+            scale: FmulScale::D2,
+            ..base
+        },
+        OpFmul {
+            scale: FmulScale::M8,
+            ..base
+        },
         OpFmul { cc: true, ..base },
     ] {
         assert!(op.fold(50, &two).is_err(), "{op:?}");
