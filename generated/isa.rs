@@ -1299,6 +1299,29 @@ pub enum FloType {
     S32,
 }
 enum_tables!(FloType, 8, [U32, S32], ["u32", "s32"], [".U32", ""], {});
+/// FMUL's product scale (nvdisasm's PDIV field): `.D2`/`.D4`/`.D8`
+/// divide the product by 2, 4, 8, `.M2`/`.M4`/`.M8` multiply it. The codes are
+/// Maxwell/Pascal's (bits 41..44: 0 none, 1..3 D2..D8, 4..6 M8..M2; 7 prints
+/// `.INVALIDSCALE37`); SM70 and later number them otherwise (bits 84..87,
+/// `[encoding.values.scale]` in fmul.toml). Swept with nvdisasm 11.8 (SM50,
+/// SM60) and 13 (SM70..SM120).
+///
+/// Spec: isa-spec/spec/enums/fmul_scale.toml:1 (enum `fmul_scale`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum FmulScale {
+    #[default]
+    None,
+    D2,
+    D4,
+    D8,
+    M8,
+    M4,
+    M2,
+}
+enum_tables!(
+    FmulScale, 8, [None, D2, D4, D8, M8, M4, M2], ["none", "d2", "d4", "d8", "m8", "m4",
+    "m2"], ["", ".D2", ".D4", ".D8", ".M8", ".M4", ".M2"], {}
+);
 /// One lane of FSWZADD's lanes operand on SM75 and later, as nvdisasm 13 prints it: the sign of a, then of b (P plus, N minus, Z a left out). Codes found by flipping bits 32..40 of FSWZADD R2, R3, R0 (SM75): 1 prints PN, 2 NP, 3 ZP; Maxwell numbers PN and NP the other way round (fswz_op_sm50).
 ///
 /// Spec: isa-spec/spec/enums/fswz_op.toml:1 (enum `fswz_op`).
@@ -6360,7 +6383,7 @@ fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xff00000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpFmul32i, 0 > (w, sm)
     );
     try_form!(
@@ -6585,10 +6608,6 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpFchk, 5 > (w, sm)
     );
     try_form!(
-        w & 0xfef8ae0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFmul, 5 > (w, sm)
-    );
-    try_form!(
         w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpI2fSm50, 1 > (w, sm)
     );
@@ -6659,6 +6678,10 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef8000000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpDmul, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFmul, 5 > (w, sm)
     );
     try_form!(
         w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -6854,10 +6877,6 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpFchk, 6 > (w, sm)
     );
     try_form!(
-        w & 0xfff8ae0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFmul, 6 > (w, sm)
-    );
-    try_form!(
         w & 0xfff8990000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShr, 2 > (w, sm)
     );
@@ -6908,6 +6927,10 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000000000000 == 0x4cb0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpF2iSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFmul, 6 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x4cb8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -7335,10 +7358,6 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpFchk, 4 > (w, sm)
     );
     try_form!(
-        w & 0xfff8ae0000000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFmul, 4 > (w, sm)
-    );
-    try_form!(
         w & 0xfff8990000000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShr, 0 > (w, sm)
     );
@@ -7389,6 +7408,10 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000000000000 == 0x5cb0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpF2iSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFmul, 4 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5cb8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -8987,7 +9010,7 @@ fn print_sm50_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xff00000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpFmul32i, 0 > (w, sm, at, out)
     );
     try_form!(
@@ -9212,10 +9235,6 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpFchk, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfef8ae0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpI2fSm50, 1 > (w, sm, at, out)
     );
@@ -9286,6 +9305,10 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef8000000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpDmul, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9481,10 +9504,6 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpFchk, 6 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfff8ae0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFmul, 6 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0xfff8990000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShr, 2 > (w, sm, at, out)
     );
@@ -9535,6 +9554,10 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000000000000 == 0x4cb0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpF2iSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFmul, 6 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x4cb8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9962,10 +9985,6 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpFchk, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfff8ae0000000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFmul, 4 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0xfff8990000000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShr, 0 > (w, sm, at, out)
     );
@@ -10016,6 +10035,10 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000000000000 == 0x5cb0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpF2iSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFmul, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5cb8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -12542,13 +12565,13 @@ fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x87010000000000000000fff == 0x4000000000000000000220 && matches!(sm, 75 | 80
-        | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpFmul, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x220 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFmul, 0 >
+        (w, sm)
     );
     try_form!(
-        w & 0x7010000000000000000fff == 0x4000000000000000000220 && matches!(sm, 70 | 72)
-        => return decode_form:: < OpFmul, 0 > (w, sm)
+        w & 0xfff == 0x220 && matches!(sm, 70 | 72) => return decode_form:: < OpFmul, 0 >
+        (w, sm)
     );
     None
 }
@@ -15553,13 +15576,13 @@ fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x87010000000000000000fff == 0x4000000000000000000820 && matches!(sm, 75 | 80
-        | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        decode_form:: < OpFmul, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x820 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFmul, 1 >
+        (w, sm)
     );
     try_form!(
-        w & 0x7010000000000000000fff == 0x4000000000000000000820 && matches!(sm, 70 | 72)
-        => return decode_form:: < OpFmul, 1 > (w, sm)
+        w & 0xfff == 0x820 && matches!(sm, 70 | 72) => return decode_form:: < OpFmul, 1 >
+        (w, sm)
     );
     None
 }
@@ -17916,12 +17939,12 @@ fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x87010000000000000000fff == 0x4000000000000000000a20 && matches!(sm, 75 | 80
-        | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpFmul, 2 > (w, sm)
+        w & 0x80000000000000000000fff == 0xa20 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => decode_form:: < OpFmul, 2 > (w, sm)
     );
     try_form!(
-        w & 0x7010000000000000000fff == 0x4000000000000000000a20 && matches!(sm, 70 | 72)
-        => return decode_form:: < OpFmul, 2 > (w, sm)
+        w & 0xfff == 0xa20 && matches!(sm, 70 | 72) => return decode_form:: < OpFmul, 2 >
+        (w, sm)
     );
     None
 }
@@ -18757,7 +18780,7 @@ fn decode_sm70_arm431(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x87010000000000000000fff == 0x84000000000000000000c20 && matches!(sm, 75 |
+        w & 0x80000000000000000000fff == 0x80000000000000000000c20 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
         decode_form:: < OpFmul, 3 > (w, sm)
     );
@@ -21404,13 +21427,13 @@ fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x87010000000000000000fff == 0x4000000000000000000220 && matches!(sm, 75 | 80
-        | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpFmul, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x220 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFmul, 0 >
+        (w, sm, at, out)
     );
     try_form!(
-        w & 0x7010000000000000000fff == 0x4000000000000000000220 && matches!(sm, 70 | 72)
-        => return print_form:: < OpFmul, 0 > (w, sm, at, out)
+        w & 0xfff == 0x220 && matches!(sm, 70 | 72) => return print_form:: < OpFmul, 0 >
+        (w, sm, at, out)
     );
     None
 }
@@ -24453,13 +24476,13 @@ fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x87010000000000000000fff == 0x4000000000000000000820 && matches!(sm, 75 | 80
-        | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) =>
-        print_form:: < OpFmul, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x820 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFmul, 1 >
+        (w, sm, at, out)
     );
     try_form!(
-        w & 0x7010000000000000000fff == 0x4000000000000000000820 && matches!(sm, 70 | 72)
-        => return print_form:: < OpFmul, 1 > (w, sm, at, out)
+        w & 0xfff == 0x820 && matches!(sm, 70 | 72) => return print_form:: < OpFmul, 1 >
+        (w, sm, at, out)
     );
     None
 }
@@ -26865,12 +26888,12 @@ fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x87010000000000000000fff == 0x4000000000000000000a20 && matches!(sm, 75 | 80
-        | 86 | 87 | 88 | 89 | 90) => print_form:: < OpFmul, 2 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0xa20 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        89 | 90) => print_form:: < OpFmul, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x7010000000000000000fff == 0x4000000000000000000a20 && matches!(sm, 70 | 72)
-        => return print_form:: < OpFmul, 2 > (w, sm, at, out)
+        w & 0xfff == 0xa20 && matches!(sm, 70 | 72) => return print_form:: < OpFmul, 2 >
+        (w, sm, at, out)
     );
     None
 }
@@ -27707,7 +27730,7 @@ fn print_sm70_arm431(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x87010000000000000000fff == 0x84000000000000000000c20 && matches!(sm, 75 |
+        w & 0x80000000000000000000fff == 0x80000000000000000000c20 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
         print_form:: < OpFmul, 3 > (w, sm, at, out)
     );
@@ -30869,39 +30892,37 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "fmul", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x7010000000000000000fff, 0x4000000000000000000220,
-        0x1ffff8e0cff3fffff0000000000, 0, [GPR, GPR]
+        110, 120, 121], 0xfff, 0x220, 0x1ffff8e0cff3fffff0000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "fmul", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x7010000000000000000fff, 0x4000000000000000000820,
-        0x1ffff8e0cff0000000000000000, 0, [GPR, IMM]; (75..= 121, [(0x7fc0000000000000,
-        0x7fc0000000000000)], 0, 0x3fffff00000000, 0x3fffff00000000), (75..= 121,
-        [(0x7fc0000000000000, 0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000,
-        0x3fffff00000000), (70..= 72, [(0x7f80000000000000, 0x7f80000000000000)],
-        0x7fffff00000000, 0x7fffff00000000, 0x7fffff00000000)
+        110, 120, 121], 0xfff, 0x820, 0x1ffff8e0cff0000000000000000, 0, [GPR, IMM]; (75
+        ..= 121, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 121, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70..= 72,
+        [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000)
     ),
     form_info!(
-        "fmul", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x7010000000000000000fff, 0x4000000000000000000a20,
+        "fmul", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa20,
         0x1ffff8e0cff380000ff00000000, 0, [GPR, CBUF]
     ),
     form_info!(
         "fmul", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x7010000000000000000fff, 0x4000000000000000000c20,
-        0x1ffff8e0cff3fffff0000000000, 0x80000000000000000000000, [GPR, UGPR]
+        120, 121], 0xfff, 0xc20, 0x1ffff8e0cff3fffff0000000000,
+        0x80000000000000000000000, [GPR, UGPR]
     ),
     form_info!(
-        "fmul", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8ae0000000000,
+        "fmul", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x5c68000000000000, 0x2407ff0000000, 0, [GPR, GPR]
     ),
     form_info!(
-        "fmul", "i", 5, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8ae0000000000,
+        "fmul", "i", 5, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8000000000000,
         0x3868000000000000, 0x2400000000000, 0, [GPR, IMM]; (50..= 62, [(0x7f80000000,
         0x7f80000000)], 0x7ff00000, 0x7ff00000, 0x7ff00000)
     ),
     form_info!(
-        "fmul", "c", 6, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8ae0000000000,
+        "fmul", "c", 6, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x4c68000000000000, 0x2400000000000, 0, [GPR, CBUF]
     ),
     form_info!(
@@ -30920,7 +30941,7 @@ pub const FORMS: &[FormInfo] = &[
         0x3fffff00000000)
     ),
     form_info!(
-        "fmul32i", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xff50000000000000,
+        "fmul32i", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xff00000000000000,
         0x1e00000000000000, 0, 0, [GPR, IMM]; (50..= 62, [(0x7f80000000000,
         0x7f80000000000)], 0x7fffff00000, 0x7fffff00000, 0x7fffff00000)
     ),

@@ -4,24 +4,30 @@
 
 /// `FMUL`: 32-bit float multiply.
 ///
-/// Spec: isa-spec/spec/ops/alu/fmul.toml:2 (op `fmul`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/fmul.toml:8 (op `fmul`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFmul {
-    /// Destination (f32). (isa-spec/spec/ops/alu/fmul.toml:7)
+    /// Destination (f32). (isa-spec/spec/ops/alu/fmul.toml:19)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/alu/fmul.toml:11)
+    /// Source (f32). (isa-spec/spec/ops/alu/fmul.toml:23)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/alu/fmul.toml:16)
+    /// Source (f32). (isa-spec/spec/ops/alu/fmul.toml:28)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/alu/fmul.toml:21)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmul.toml:33)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/alu/fmul.toml:26)
+    /// Modifier. Flush denormals and make a zero times anything zero (not folded). (isa-spec/spec/ops/alu/fmul.toml:38)
+    pub fmz: bool,
+    /// Modifier. Scale the product by a power of two (not folded). (isa-spec/spec/ops/alu/fmul.toml:44)
+    pub scale: FmulScale,
+    /// Modifier.  (isa-spec/spec/ops/alu/fmul.toml:49)
     pub rnd: Rnd,
-    /// Modifier.  (isa-spec/spec/ops/alu/fmul.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmul.toml:53)
     pub sat: bool,
+    /// Modifier. Maxwell/Pascal: also write the CC flags; printed on d (bit 47). (isa-spec/spec/ops/alu/fmul.toml:58)
+    pub cc: bool,
 }
 op_fields!(OpFmul, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/alu/fmul.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fmul.toml:8.
 impl OpFmul {
     pub const NAME: &'static str = "fmul";
     pub const MNEMONIC: &'static str = "FMUL";
@@ -54,64 +60,90 @@ impl OpFmul {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmul.toml:52 pack alike.
+    /// Whether the form's modifier combination exists on `sm` and
+    /// is not a trap (`legal` and `traps` in the spec).
+    #[inline(always)]
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
+            return Err(
+                refuse(
+                    Self::NAME,
+                    format_args!(
+                        "ftz={} fmz={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.ftz, self.fmz, sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether the form's modifier values exist on `sm` (the
+    /// spec's `legal` products).
+    #[inline(always)]
+    pub fn legal_f0(&self, sm: u32) -> bool {
+        ((!self.fmz) || (!self.ftz))
+    }
+    /// What all forms of isa-spec/spec/ops/alu/fmul.toml:85 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= u128::from(self.fmz) << 76;
         w |= u128::from(self.sat) << 77;
         w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
+        w |= code_of(&[4, 3, 2, 1, 7, 6, 5], self.scale.index()) << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:57).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:85; form at isa-spec/spec/ops/alu/fmul.toml:90).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x4000000000000000000220
-            | (c.raw & 0x1ffff8e0cff3fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x220 | (c.raw & 0x1ffff8e0cff3fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:57).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:85; form at isa-spec/spec/ops/alu/fmul.toml:90).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x4000000000000000000820
-            | (c.raw & 0x1ffff8e0cff0000000000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x820 | (c.raw & 0x1ffff8e0cff0000000000000000)
+            | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:57).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fmul.toml:85; form at isa-spec/spec/ops/alu/fmul.toml:90).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x4000000000000000000a20
-            | (c.raw & 0x1ffff8e0cff380000ff00000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xa20 | (c.raw & 0x1ffff8e0cff380000ff00000000)
+            | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:57).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:85; form at isa-spec/spec/ops/alu/fmul.toml:90).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x4000000000000000000c20
-            | (c.raw & 0x1ffff8e0cff3fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0xc20 | (c.raw & 0x1ffff8e0cff3fffff0000000000)
+            | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmul.toml:71 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmul.toml:112 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -120,12 +152,15 @@ impl OpFmul {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= (self.rnd.index() as u128) << 39;
+        w |= (self.scale.index() as u128) << 41;
         w |= u128::from(self.ftz) << 44;
+        w |= u128::from(self.fmz) << 45;
+        w |= u128::from(self.cc) << 47;
         w |= u128::from(self.b.neg) << 48;
         w |= u128::from(self.sat) << 50;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:71; form at isa-spec/spec/ops/alu/fmul.toml:75).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:112; form at isa-spec/spec/ops/alu/fmul.toml:116).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c68000000000000 | (c.raw & 0x2407ff0000000)
@@ -133,7 +168,7 @@ impl OpFmul {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:71; form at isa-spec/spec/ops/alu/fmul.toml:75).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:112; form at isa-spec/spec/ops/alu/fmul.toml:116).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3868000000000000 | (c.raw & 0x2400000000000)
@@ -145,7 +180,7 @@ impl OpFmul {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:71; form at isa-spec/spec/ops/alu/fmul.toml:75).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:112; form at isa-spec/spec/ops/alu/fmul.toml:116).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c68000000000000 | (c.raw & 0x2400000000000)
@@ -154,7 +189,7 @@ impl OpFmul {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmul.toml:52 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmul.toml:85 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -162,77 +197,113 @@ impl OpFmul {
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let ftz: bool = bit(w, 80);
+        let fmz: bool = bit(w, 76);
+        let scale: FmulScale = match bits(w, 84, 3) {
+            4 => FmulScale::None,
+            3 => FmulScale::D2,
+            2 => FmulScale::D4,
+            1 => FmulScale::D8,
+            7 => FmulScale::M8,
+            6 => FmulScale::M4,
+            5 => FmulScale::M2,
+            _ => return None,
+        };
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
+        let cc: bool = false;
         Some(Self {
             d,
             a,
             b: Src::RZ,
             ftz,
+            fmz,
+            scale,
             rnd,
             sat,
+            cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:57).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmul.toml:85; form at isa-spec/spec/ops/alu/fmul.toml:90).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
+        if !o.legal_f0(sm) {
+            return None;
+        }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e0cff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:57).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmul.toml:85; form at isa-spec/spec/ops/alu/fmul.toml:90).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        if !o.legal_f0(sm) {
+            return None;
+        }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e0cff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:57).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmul.toml:85; form at isa-spec/spec/ops/alu/fmul.toml:90).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
+        if !o.legal_f0(sm) {
+            return None;
+        }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e0cff380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmul.toml:52; form at isa-spec/spec/ops/alu/fmul.toml:57).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmul.toml:85; form at isa-spec/spec/ops/alu/fmul.toml:90).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
+        if !o.legal_f0(sm) {
+            return None;
+        }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e0cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmul.toml:71 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmul.toml:112 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let ftz: bool = bit(w, 44);
+        let fmz: bool = bit(w, 45);
+        let scale: FmulScale = FmulScale::from_index(bits(w, 41, 3) as usize)?;
         let rnd: Rnd = Rnd::from_index(bits(w, 39, 2) as usize)?;
         let sat: bool = bit(w, 50);
+        let cc: bool = bit(w, 47);
         Some(Self {
             d,
             a,
             b: Src::RZ,
             ftz,
+            fmz,
+            scale,
             rnd,
             sat,
+            cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fmul.toml:71; form at isa-spec/spec/ops/alu/fmul.toml:75).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fmul.toml:112; form at isa-spec/spec/ops/alu/fmul.toml:116).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 48));
+        if !o.legal_f0(sm) {
+            return None;
+        }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2407ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fmul.toml:71; form at isa-spec/spec/ops/alu/fmul.toml:75).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fmul.toml:112; form at isa-spec/spec/ops/alu/fmul.toml:116).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -245,31 +316,71 @@ impl OpFmul {
                 ),
             )
             .with_neg(bit(w, 48));
+        if !o.legal_f0(sm) {
+            return None;
+        }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2400000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fmul.toml:71; form at isa-spec/spec/ops/alu/fmul.toml:75).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fmul.toml:112; form at isa-spec/spec/ops/alu/fmul.toml:116).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
+        if !o.legal_f0(sm) {
+            return None;
+        }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2400000000000)))
     }
-    /// Parse one tokenized line of syntax `FMUL` (isa-spec/spec/ops/alu/fmul.toml:40); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FMUL` (isa-spec/spec/ops/alu/fmul.toml:70); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FMUL"]])?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
+        let fmz: bool = take_suffix(rest, &mut cur, ".FMZ");
+        let scale: FmulScale = take_enum_suffix(
+            rest,
+            &mut cur,
+            &FmulScale::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let rnd: Rnd = take_enum_suffix(rest, &mut cur, &Rnd::ALL, |v| v.text_sm(sm))?;
         let sat: bool = take_suffix(rest, &mut cur, ".SAT");
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 3, 0usize));
-        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let d = {
+            let tok = at.take();
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
+            asm_try!(dst_operand(tok, "d", false))
+        };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F32));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
         let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
-        let op = Self { d, a, b, ftz, rnd, sat };
+        let op = Self {
+            d,
+            a,
+            b,
+            ftz,
+            fmz,
+            scale,
+            rnd,
+            sat,
+            cc,
+        };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
@@ -283,21 +394,34 @@ impl OpFmul {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/alu/fmul.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/fmul.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fmul", 2usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
         let b: f32 = src_value(srcs, 1usize, &self.b)?;
         let ftz = self.ftz;
+        let fmz = self.fmz;
+        let scale = self.scale;
         let rnd = self.rnd;
         let sat = self.sat;
+        let cc = self.cc;
+        if cc || fmz || scale != FmulScale::None {
+            return Err(
+                FoldError::new(
+                    format!(
+                        "{} has no fold on SM{} when {}", "fmul", sm,
+                        "cc || fmz || scale != FmulScale::None"
+                    ),
+                ),
+            );
+        }
         let out_d: f32 = fmul_f32(a, b, rnd, ftz, sat);
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpFmul {}
 impl FlowOp for OpFmul {}
-/// Spec: isa-spec/spec/ops/alu/fmul.toml:37.
+/// Spec: isa-spec/spec/ops/alu/fmul.toml:67.
 impl SchedOp for OpFmul {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
@@ -309,15 +433,16 @@ impl SchedOp for OpFmul {
         }
     }
 }
-/// Spec: isa-spec/spec/ops/alu/fmul.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fmul.toml:8.
 impl Encode for OpFmul {
     const NAME: &'static str = "fmul";
     encode_by_form!(
-        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
-        encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b]
+        0 : combo_f0 => encode_f0, 1 : combo_f0 => encode_f1, 2 : combo_f0 => encode_f2,
+        3 : combo_f0 => encode_f3, 4 : combo_f0 => encode_f4, 5 : combo_f0 => encode_f5,
+        6 : combo_f0 => encode_f6; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/alu/fmul.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fmul.toml:8.
 impl Forms for OpFmul {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -326,7 +451,7 @@ impl Forms for OpFmul {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fmul.toml:40.
+    /// Spec: isa-spec/spec/ops/alu/fmul.toml:70.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -338,12 +463,21 @@ impl Forms for OpFmul {
         if self.ftz {
             out.push_str(".FTZ");
         }
+        if self.fmz {
+            out.push_str(".FMZ");
+        }
+        out.push_text_chunk(self.scale.chunk_sm(sm));
         out.push_text_chunk(self.rnd.chunk_sm(sm));
         if self.sat {
             out.push_str(".SAT");
         }
         out.push_str(" ");
-        write_reg(out, self.d);
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
         out.push_str(", ");
         write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
         out.push_str(", ");
@@ -351,8 +485,19 @@ impl Forms for OpFmul {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/alu/fmul.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fmul.toml:8.
 impl Legalize for OpFmul {
+    fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let ftz = self.ftz;
+        let fmz = self.fmz;
+        let scale = self.scale;
+        let rnd = self.rnd;
+        let sat = self.sat;
+        let cc = self.cc;
+        match family_of(sm) {
+            _ => (false, cc),
+        }
+    }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();
         {
@@ -363,6 +508,9 @@ impl Legalize for OpFmul {
         v
     }
     fn to_wide(&self) -> Option<Op> {
+        if self.scale != FmulScale::None {
+            return None;
+        }
         if self.rnd != Rnd::Rn {
             return None;
         }
@@ -372,7 +520,9 @@ impl Legalize for OpFmul {
                 a: self.a,
                 b: self.b,
                 ftz: self.ftz,
+                fmz: self.fmz,
                 sat: self.sat,
+                cc: self.cc,
             }),
         )
     }

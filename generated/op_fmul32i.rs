@@ -4,22 +4,26 @@
 
 /// `FMUL32I`: 32-bit float multiply with a full 32-bit immediate (the wide form of FMUL).
 ///
-/// Spec: isa-spec/spec/ops/alu/fmul32i.toml:3 (op `fmul32i`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/fmul32i.toml:5 (op `fmul32i`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFmul32i {
-    /// Destination (f32). (isa-spec/spec/ops/alu/fmul32i.toml:8)
+    /// Destination (f32). (isa-spec/spec/ops/alu/fmul32i.toml:15)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/alu/fmul32i.toml:12)
+    /// Source (f32). (isa-spec/spec/ops/alu/fmul32i.toml:19)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/alu/fmul32i.toml:16)
+    /// Source (f32). (isa-spec/spec/ops/alu/fmul32i.toml:23)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/alu/fmul32i.toml:20)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmul32i.toml:27)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/alu/fmul32i.toml:25)
+    /// Modifier. Flush denormals and make a zero times anything zero (not folded). (isa-spec/spec/ops/alu/fmul32i.toml:32)
+    pub fmz: bool,
+    /// Modifier.  (isa-spec/spec/ops/alu/fmul32i.toml:38)
     pub sat: bool,
+    /// Modifier. Also write the CC flags; printed on d (bit 52). (isa-spec/spec/ops/alu/fmul32i.toml:43)
+    pub cc: bool,
 }
 op_fields!(OpFmul32i, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/alu/fmul32i.toml:3.
+/// Spec: isa-spec/spec/ops/alu/fmul32i.toml:5.
 impl OpFmul32i {
     pub const NAME: &'static str = "fmul32i";
     pub const MNEMONIC: &'static str = "FMUL32I";
@@ -43,7 +47,30 @@ impl OpFmul32i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul32i.toml:37; form at isa-spec/spec/ops/alu/fmul32i.toml:37).
+    /// Whether the form's modifier combination exists on `sm` and
+    /// is not a trap (`legal` and `traps` in the spec).
+    #[inline(always)]
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
+            return Err(
+                refuse(
+                    Self::NAME,
+                    format_args!(
+                        "ftz={} fmz={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.ftz, self.fmz, sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether the form's modifier values exist on `sm` (the
+    /// spec's `legal` products).
+    #[inline(always)]
+    pub fn legal_f0(&self, sm: u32) -> bool {
+        ((!self.fmz) || (!self.ftz))
+    }
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul32i.toml:59; form at isa-spec/spec/ops/alu/fmul32i.toml:59).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -51,37 +78,62 @@ impl OpFmul32i {
         let mut w: u128 = 0x1e00000000000000;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 20;
+        w |= u128::from(self.cc) << 52;
         w |= u128::from(self.ftz) << 53;
+        w |= u128::from(self.fmz) << 54;
         w |= u128::from(self.sat) << 55;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/fmul32i.toml:37; form at isa-spec/spec/ops/alu/fmul32i.toml:37).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/fmul32i.toml:59; form at isa-spec/spec/ops/alu/fmul32i.toml:59).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 20, 32), 32u32, 0u32, false));
         let ftz: bool = bit(w, 53);
+        let fmz: bool = bit(w, 54);
         let sat: bool = bit(w, 55);
-        let o = Self { d, a, b, ftz, sat };
+        let cc: bool = bit(w, 52);
+        let o = Self { d, a, b, ftz, fmz, sat, cc };
+        if !o.legal_f0(sm) {
+            return None;
+        }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FMUL32I` (isa-spec/spec/ops/alu/fmul32i.toml:29); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FMUL32I` (isa-spec/spec/ops/alu/fmul32i.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FMUL32I"]])?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
+        let fmz: bool = take_suffix(rest, &mut cur, ".FMZ");
         let sat: bool = take_suffix(rest, &mut cur, ".SAT");
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 3, 0usize));
-        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let d = {
+            let tok = at.take();
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
+            asm_try!(dst_operand(tok, "d", false))
+        };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F32));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
         let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
-        let op = Self { d, a, b, ftz, sat };
+        let op = Self { d, a, b, ftz, fmz, sat, cc };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(&reuse_marks, form, &[("a", &[17])]);
         parsed(op, line, ctrl, 0)
@@ -89,13 +141,22 @@ impl OpFmul32i {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/alu/fmul32i.toml:3.
+    /// Spec: isa-spec/spec/ops/alu/fmul32i.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fmul32i", 2usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
         let b: f32 = src_value(srcs, 1usize, &self.b)?;
         let ftz = self.ftz;
+        let fmz = self.fmz;
         let sat = self.sat;
+        let cc = self.cc;
+        if cc || fmz {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "fmul32i", sm, "cc || fmz"),
+                ),
+            );
+        }
         let out_d: f32 = fmul_f32(a, b, Rnd::Rn, ftz, sat);
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
@@ -103,18 +164,18 @@ impl OpFmul32i {
 impl MemOp for OpFmul32i {}
 impl FlowOp for OpFmul32i {}
 impl SchedOp for OpFmul32i {}
-/// Spec: isa-spec/spec/ops/alu/fmul32i.toml:3.
+/// Spec: isa-spec/spec/ops/alu/fmul32i.toml:5.
 impl Encode for OpFmul32i {
     const NAME: &'static str = "fmul32i";
-    encode_by_form!(0 : => encode_f0; [a, b]);
+    encode_by_form!(0 : combo_f0 => encode_f0; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/alu/fmul32i.toml:3.
+/// Spec: isa-spec/spec/ops/alu/fmul32i.toml:5.
 impl Forms for OpFmul32i {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fmul32i.toml:29.
+    /// Spec: isa-spec/spec/ops/alu/fmul32i.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 131072 != 0 { self.form_id(sm) } else { None };
@@ -125,11 +186,19 @@ impl Forms for OpFmul32i {
         if self.ftz {
             out.push_str(".FTZ");
         }
+        if self.fmz {
+            out.push_str(".FMZ");
+        }
         if self.sat {
             out.push_str(".SAT");
         }
         out.push_str(" ");
-        write_reg(out, self.d);
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
         out.push_str(", ");
         write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
         out.push_str(", ");
@@ -137,8 +206,17 @@ impl Forms for OpFmul32i {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/alu/fmul32i.toml:3.
+/// Spec: isa-spec/spec/ops/alu/fmul32i.toml:5.
 impl Legalize for OpFmul32i {
+    fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let ftz = self.ftz;
+        let fmz = self.fmz;
+        let sat = self.sat;
+        let cc = self.cc;
+        match family_of(sm) {
+            _ => (false, cc),
+        }
+    }
     fn to_narrow(&self) -> Option<Op> {
         Some(
             Op::Fmul(OpFmul {
@@ -146,8 +224,11 @@ impl Legalize for OpFmul32i {
                 a: self.a,
                 b: self.b,
                 ftz: self.ftz,
+                fmz: self.fmz,
+                scale: FmulScale::None,
                 rnd: Rnd::Rn,
                 sat: self.sat,
+                cc: self.cc,
             }),
         )
     }

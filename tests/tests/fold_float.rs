@@ -132,8 +132,11 @@ fn fmul(a: f32, b: f32, rnd: Rnd, ftz: bool, sat: bool, sm: u32) -> u32 {
         a: r(1),
         b: r(2),
         ftz,
+        fmz: false,
+        scale: FmulScale::None,
         rnd,
         sat,
+        cc: false,
     };
     u(
         op.fold(sm, &[Value::U32(a.to_bits()), Value::U32(b.to_bits())])
@@ -309,7 +312,9 @@ fn wide_imm_ops() {
         a: r(1),
         b: Src::imm(0),
         ftz: false,
+        fmz: false,
         sat: true,
+        cc: false,
     };
     let out = op
         .fold(52, &[Value::U32(0x4000_0000), Value::U32(0x3f00_0000)])
@@ -562,4 +567,52 @@ fn fmnmx3_matches_reference() {
             assert_eq!(fold(v, min), fmnmx3_ref(v, min), "{v:08x?} min={min}");
         }
     }
+}
+
+/// FMUL's `.FMZ`, product scale and Maxwell `.CC` are not modelled: the
+/// fold refuses them rather than fold a plain product; FMUL32I's too.
+#[test]
+fn fmul_unmodelled_modifiers_refuse() {
+    let two = [Value::U32(2.0f32.to_bits()), Value::U32(3.0f32.to_bits())];
+    let base = OpFmul {
+        d: Reg::gpr(0),
+        a: r(1),
+        b: r(2),
+        ftz: false,
+        fmz: false,
+        scale: FmulScale::None,
+        rnd: Rnd::Rn,
+        sat: false,
+        cc: false,
+    };
+    assert_eq!(
+        u(base.fold(50, &two).unwrap().as_slice()[0]),
+        6.0f32.to_bits()
+    );
+    for op in [
+        OpFmul { fmz: true, ..base },
+        OpFmul {
+            scale: FmulScale::D2,
+            ..base
+        },
+        OpFmul {
+            scale: FmulScale::M8,
+            ..base
+        },
+        OpFmul { cc: true, ..base },
+    ] {
+        assert!(op.fold(50, &two).is_err(), "{op:?}");
+    }
+    let wide = OpFmul32i {
+        d: Reg::gpr(0),
+        a: r(1),
+        b: Src::imm(0),
+        ftz: false,
+        fmz: false,
+        sat: false,
+        cc: false,
+    };
+    assert!(wide.fold(50, &two).is_ok());
+    assert!(OpFmul32i { fmz: true, ..wide }.fold(50, &two).is_err());
+    assert!(OpFmul32i { cc: true, ..wide }.fold(50, &two).is_err());
 }
