@@ -43,7 +43,15 @@ impl OpAl2pAbs {
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/al2p_abs.toml:33; form at isa-spec/spec/ops/memory/al2p_abs.toml:33).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xff000920 | (c.raw & 0x1ffffff73fffffc00ff00000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0xff000920 | (c.raw & 0x1ffffff73fffffc00ff00000000 & !strict) | (0 & strict)
+        };
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= fit(Self::NAME, "off", self.off as u128, 10u32)? << 40;
         w |= (self.size.index() as u128) << 74;

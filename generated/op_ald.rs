@@ -80,7 +80,16 @@ impl OpAld {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "a", self.a == Src::RZ, sm)?;
         forbid_mods(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xff000321 | (c.raw & 0x1ffffff63fffffc000000000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121 => {
+                    0x80020000000000000000000
+                }
+                _ => 0,
+            };
+            0xff000321 | (c.raw & 0x1ffffff63fffffc000000000000 & !strict) | (0 & strict)
+        };
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 10u32)? << 40;
@@ -94,7 +103,17 @@ impl OpAld {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "a", self.a == Src::RZ, sm)?;
         only_default(Self::NAME, "vtx", self.vtx == Src::RZ, sm)?;
-        let mut w: u128 = 0xffff000321 | (c.raw & 0x1ffffff63fffffc000000000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121 => {
+                    0x80020000000000000000000
+                }
+                _ => 0,
+            };
+            0xffff000321 | (c.raw & 0x1ffffff63fffffc000000000000 & !strict)
+                | (0 & strict)
+        };
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 10u32)? << 40;
         w |= (self.size.index() as u128) << 74;
@@ -107,7 +126,16 @@ impl OpAld {
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "vtx", self.vtx == Src::RZ, sm)?;
-        let mut w: u128 = 0xff00000321 | (c.raw & 0x1ffffff43fffff8000000000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0xff00000321 | (c.raw & 0x1ffffff43fffff8000000000000 & !strict)
+                | (0 & strict)
+        };
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 11u32)? << 40;
@@ -134,7 +162,15 @@ impl OpAld {
         forbid_mods(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier size", self.size == AttrSize::B32, sm)?;
         only_default(Self::NAME, "modifier off", self.off == 0i32, sm)?;
-        let mut w: u128 = 0x321 | (c.raw & 0x1ffffff43ffffffff0000000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0x321 | (c.raw & 0x1ffffff43ffffffff0000000000 & !strict) | (0 & strict)
+        };
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 32;

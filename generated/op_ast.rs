@@ -80,7 +80,16 @@ impl OpAst {
         only_default(Self::NAME, "a", self.a == Src::RZ, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xff000322 | (c.raw & 0x1ffffffe300fffc000000ff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121 => {
+                    0x80020000000000000000000
+                }
+                _ => 0,
+            };
+            0xff000322 | (c.raw & 0x1ffffffe300fffc000000ff0000 & !strict) | (0 & strict)
+        };
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 10u32)? << 40;
         w |= src_field(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 64;
@@ -94,7 +103,16 @@ impl OpAst {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "vtx", self.vtx == Src::RZ, sm)?;
-        let mut w: u128 = 0xff0000000000000322 | (c.raw & 0x1ffffffc300fff8000000ff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0xff0000000000000322 | (c.raw & 0x1ffffffc300fff8000000ff0000 & !strict)
+                | (0 & strict)
+        };
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 11u32)? << 40;
@@ -121,7 +139,15 @@ impl OpAst {
         forbid_mods(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier size", self.size == AttrSize::B32, sm)?;
         only_default(Self::NAME, "modifier off", self.off == 0i32, sm)?;
-        let mut w: u128 = 0x322 | (c.raw & 0x1ffffffc300ffffff0000ff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0x322 | (c.raw & 0x1ffffffc300ffffff0000ff0000 & !strict) | (0 & strict)
+        };
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 64;

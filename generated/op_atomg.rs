@@ -265,8 +265,14 @@ impl OpAtomg {
             self.awidth == MemAddrWidth::None,
             sm,
         )?;
-        let mut w: u128 = 0x1000000000000000188
-            | (c.raw & 0x1fff80000ff0000000000000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x1000000000000000188 | (c.raw & 0x1fff80000ff0000000000000000 & !strict)
+                | (0xff0000000000000000 & strict)
+        };
         {
             let v: u128 = code_of(&[2, 1], self.space.index());
             w |= (v & 1) << 1;

@@ -99,8 +99,14 @@ impl OpAtomgCas {
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x1000000000000000389
-            | (c.raw & 0x1ffff0000000000000000000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x1000000000000000389 | (c.raw & 0x1ffff0000000000000000000000 & !strict)
+                | (0 & strict)
+        };
         {
             let v: u128 = code_of(&[2, 1], self.space.index());
             w |= (v & 1) << 1;

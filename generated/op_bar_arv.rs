@@ -52,8 +52,16 @@ impl OpBarArv {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x20000000000000000b1d
-            | (c.raw & 0x1fffffe1ffffc0003ffffff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0x20000000000000000b1d | (c.raw & 0x1fffffe1ffffc0003ffffff0000 & !strict)
+                | (0 & strict)
+        };
         w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 42;
         w |= imm_src_field(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
@@ -63,8 +71,16 @@ impl OpBarArv {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x2000000000000000091d
-            | (c.raw & 0x1fffffe1ffffc3fff00ffff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0x2000000000000000091d | (c.raw & 0x1fffffe1ffffc3fff00ffff0000 & !strict)
+                | (0 & strict)
+        };
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= imm_src_field(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
@@ -74,8 +90,16 @@ impl OpBarArv {
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x2000000000000000051d
-            | (c.raw & 0x1fffffe1fffffc00300ffff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0x2000000000000000051d | (c.raw & 0x1fffffe1fffffc00300ffff0000 & !strict)
+                | (0 & strict)
+        };
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 42;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
@@ -95,8 +119,16 @@ impl OpBarArv {
             );
         }
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x2000000000000000031d
-            | (c.raw & 0x1fffffe1fffffffff00ffff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0x2000000000000000031d | (c.raw & 0x1fffffe1fffffffff00ffff0000 & !strict)
+                | (0 & strict)
+        };
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }

@@ -98,7 +98,13 @@ impl OpBra {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier cc", self.cc == Cc::T, sm)?;
-        let mut w: u128 = 0x947 | (c.raw & 0x1fff80c000000000000ffff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                80 | 86 | 87 | 88 | 89 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x947 | (c.raw & 0x1fff80c000000000000ffff0000 & !strict) | (0 & strict)
+        };
         w |= (self.mode.index() as u128) << 32;
         w
             |= {
@@ -122,7 +128,13 @@ impl OpBra {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier cc", self.cc == Cc::T, sm)?;
-        let mut w: u128 = 0x947 | (c.raw & 0x1fff00c000000000000ff000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                100 | 101 | 103 | 107 | 110 | 120 | 121 => 0x800000000000000000000,
+                _ => 0,
+            };
+            0x947 | (c.raw & 0x1fff00c000000000000ff000000 & !strict) | (0 & strict)
+        };
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {

@@ -48,7 +48,13 @@ impl OpBssy {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier mode", self.mode == BarrierMode::None, sm)?;
-        let mut w: u128 = 0x945 | (c.raw & 0x1fff87fffff00000003fff00000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x945 | (c.raw & 0x1fff87fffff00000003fff00000 & !strict) | (0 & strict)
+        };
         w |= dst_field(Self::NAME, "b", self.b, RegFile::Bar, 4u32, sm)? << 16;
         w
             |= {

@@ -48,7 +48,13 @@ impl OpBsync {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier mode", self.mode == BarrierMode::None, sm)?;
-        let mut w: u128 = 0x941 | (c.raw & 0x1fff87ffffffffffffffff00000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x941 | (c.raw & 0x1fff87ffffffffffffffff00000 & !strict) | (0 & strict)
+        };
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Bar, 4u32, sm)? << 16;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;

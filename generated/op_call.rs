@@ -45,7 +45,13 @@ impl OpCall {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x944 | (c.raw & 0x1fff83c000000000003ffff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x944 | (c.raw & 0x1fff83c000000000003ffff0000 & !strict) | (0 & strict)
+        };
         w
             |= {
                 if self.target % 4i64 != 0 {

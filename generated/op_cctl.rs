@@ -58,7 +58,13 @@ impl OpCctl {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x98f | (c.raw & 0x1fff07e3eff0000000000ff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                100 | 101 | 103 | 120 | 121 => 0xe000000000000000000,
+                _ => 0,
+            };
+            0x98f | (c.raw & 0x1fff07e3eff0000000000ff0000 & !strict) | (0 & strict)
+        };
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
         w |= u128::from(self.e) << 72;

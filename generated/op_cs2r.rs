@@ -53,8 +53,16 @@ impl OpCs2r {
                 ),
             );
         }
-        let mut w: u128 = 0x100000000000000000805
-            | (c.raw & 0x1fffffe00ffffffffffff000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0x100000000000000000805 | (c.raw & 0x1fffffe00ffffffffffff000000 & !strict)
+                | (0 & strict)
+        };
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.sr.index() as u128) << 72;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)

@@ -138,8 +138,15 @@ impl OpDfma {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x22b | (c.raw & 0x1ffffff30003fffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0x22b | (c.raw & 0x1ffffff30003fffff0000000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -153,8 +160,15 @@ impl OpDfma {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x82b | (c.raw & 0x1ffffff30000000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0x82b | (c.raw & 0x1ffffff30000000000000000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 74;
@@ -166,8 +180,13 @@ impl OpDfma {
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa2b | (c.raw & 0x1ffffff3000380000ff00000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xa2b | (c.raw & 0x1ffffff3000380000ff00000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -182,8 +201,8 @@ impl OpDfma {
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xc2b | (c.raw & 0x1ffffff30003fffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c2b
+            | (c.raw & 0x1fff7ff30003fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -197,8 +216,15 @@ impl OpDfma {
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x42b | (c.raw & 0x1ffffff30000000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0x42b | (c.raw & 0x1ffffff30000000000000000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 74;
@@ -210,8 +236,13 @@ impl OpDfma {
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x62b | (c.raw & 0x1ffffff3000380000ff00000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x62b | (c.raw & 0x1ffffff3000380000ff00000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= u128::from(self.c.abs) << 62;
@@ -226,8 +257,8 @@ impl OpDfma {
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xe2b | (c.raw & 0x1ffffff30003fffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e2b
+            | (c.raw & 0x1fff7ff30003fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
@@ -544,7 +575,7 @@ impl OpDfma {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff30003fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30003fffff0000000000)))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
     #[inline(always)]
@@ -578,7 +609,7 @@ impl OpDfma {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff30003fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30003fffff0000000000)))
     }
     /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:79 read alike; each sets the others.
     #[inline(always)]
@@ -757,17 +788,7 @@ impl OpDfma {
                 ("c", &[19, 19, 19, 19, 0, 0, 0, 0, 0, 0, 0, 0, 19, 19, 19, 0]),
             ],
         );
-        let raw = form
-            .map_or(
-                0,
-                |f| {
-                    [
-                        0, 0, 0, 0x80000000000000000000000, 0, 0,
-                        0x80000000000000000000000, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ][f as usize]
-                },
-            );
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

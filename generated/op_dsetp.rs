@@ -115,8 +115,15 @@ impl OpDsetp {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x42a | (c.raw & 0x1fff80100ff0000000000ff0000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0x42a | (c.raw & 0x1fff80100ff0000000000ff0000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -124,8 +131,13 @@ impl OpDsetp {
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x62a | (c.raw & 0x1fff80100ff380000ff00ff0000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x62a | (c.raw & 0x1fff80100ff380000ff00ff0000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -136,8 +148,8 @@ impl OpDsetp {
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xe2a | (c.raw & 0x1fff80100ff3fffff0000ff0000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e2a
+            | (c.raw & 0x1fff00100ff3fffff0000ff0000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -177,7 +189,15 @@ impl OpDsetp {
             }
         }
         forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x22a | (c.raw & 0x1fff80100ff3fffff0000ff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0x22a | (c.raw & 0x1fff80100ff3fffff0000ff0000 & !strict) | (0 & strict)
+        };
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -505,7 +525,7 @@ impl OpDsetp {
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80100ff3fffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00100ff3fffff0000ff0000)))
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dsetp.toml:95; form at isa-spec/spec/ops/alu/dsetp.toml:79).
     #[inline(always)]
@@ -748,16 +768,7 @@ impl OpDsetp {
                 ("b", &[0, 0, 0, 19, 0, 0, 0, 18, 0, 0, 0, 0, 0]),
             ],
         );
-        let raw = form
-            .map_or(
-                0,
-                |f| {
-                    [
-                        0, 0, 0x80000000000000000000000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ][f as usize]
-                },
-            );
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -117,8 +117,14 @@ impl OpF2f64 {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x310 | (c.raw & 0x1ffff8e07ff0fffff00ff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120
+                | 121 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x310 | (c.raw & 0x1ffff8e07ff0fffff00ff000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -130,8 +136,14 @@ impl OpF2f64 {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x910 | (c.raw & 0x1ffff8e07ff00000000ff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120
+                | 121 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x910 | (c.raw & 0x1ffff8e07ff00000000ff000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -139,8 +151,13 @@ impl OpF2f64 {
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xb10 | (c.raw & 0x1ffff8e07ff080000ffff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xb10 | (c.raw & 0x1ffff8e07ff080000ffff000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -152,8 +169,8 @@ impl OpF2f64 {
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xd10 | (c.raw & 0x1ffff8e07ff0fffff00ff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000d10
+            | (c.raw & 0x1fff78e07ff0fffff00ff000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -250,7 +267,7 @@ impl OpF2f64 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e07ff0fffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e07ff0fffff00ff000000)))
     }
     /// Parse one tokenized line of syntax `F2F` (isa-spec/spec/ops/alu/f2f64.toml:50); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -327,9 +344,7 @@ impl OpF2f64 {
             rnd,
             sel: v_b.1,
         };
-        let form = op.form_id(sm);
-        let raw = form.map_or(0, |f| [0, 0, 0, 0x80000000000000000000000][f as usize]);
-        parsed(op, line, 0, raw)
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

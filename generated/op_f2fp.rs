@@ -72,24 +72,48 @@ impl OpF2fp {
     /// Form `rrr` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp.toml:83; form at isa-spec/spec/ops/alu/f2fp.toml:89).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x23e | (c.raw & 0x1fff7fc07ffffffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                86 | 87 | 88 => 0x4000000000000000000000,
+                89 | 90 => 0x6c006000000000000000000,
+                100 | 101 | 103 | 110 | 120 | 121 => 0x6ec06000000000000000000,
+                107 => 0x6ec06008000000000000000,
+                _ => 0,
+            };
+            0x23e | (c.raw & 0x1fff7fc07ffffffff0000000000 & !strict)
+                | (0xff0000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `rir` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp.toml:83; form at isa-spec/spec/ops/alu/f2fp.toml:89).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x83e | (c.raw & 0x1fff7fc07ff0000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                86 | 87 | 88 => 0x4000000000000000000000,
+                89 | 90 => 0x6c006000000000000000000,
+                100 | 101 | 103 | 107 | 110 | 120 | 121 => 0x6ec06000000000000000000,
+                _ => 0,
+            };
+            0x83e | (c.raw & 0x1fff7fc07ff0000000000000000 & !strict)
+                | (0xff0000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rcr` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2fp.toml:83; form at isa-spec/spec/ops/alu/f2fp.toml:89).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa3e | (c.raw & 0x1fff7fc07fff80000ff00000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                86 | 87 | 88 => 0x4000000000000000000000,
+                89 | 90 => 0x6c006000000000000000000,
+                _ => 0,
+            };
+            0xa3e | (c.raw & 0x1fff7fc07fff80000ff00000000 & !strict)
+                | (0xff0000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
@@ -97,8 +121,17 @@ impl OpF2fp {
     /// Form `rur` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp.toml:83; form at isa-spec/spec/ops/alu/f2fp.toml:89).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80000000000000000000c3e
-            | (c.raw & 0x1fff7fc07ffffffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                86 | 87 | 88 => 0x4000000000000000000000,
+                89 | 90 => 0x6c006000000000000000000,
+                100 | 101 | 103 | 110 | 120 | 121 => 0x6ec06000000000000000000,
+                107 => 0x6ec06008000000000000000,
+                _ => 0,
+            };
+            0x80000000000000000000c3e | (c.raw & 0x1fff7fc07ffffffff0000000000 & !strict)
+                | (0xff0000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }

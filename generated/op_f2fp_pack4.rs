@@ -73,24 +73,42 @@ impl OpF2fpPack4 {
     /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:57).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4207000000000000000023e
-            | (c.raw & 0x1fff1100100ffffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                107 => 0x1000008000000000000000,
+                _ => 0,
+            };
+            0x4207000000000000000023e | (c.raw & 0x1fff1100100ffffff0000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:57).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4207000000000000000083e
-            | (c.raw & 0x1fff11001000000000000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                107 => 0x1000000000000000000000,
+                _ => 0,
+            };
+            0x4207000000000000000083e | (c.raw & 0x1fff11001000000000000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:57).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xc2070000000000000000c3e
-            | (c.raw & 0x1fff1100100ffffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                107 => 0x1000008000000000000000,
+                _ => 0,
+            };
+            0xc2070000000000000000c3e | (c.raw & 0x1fff1100100ffffff0000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }

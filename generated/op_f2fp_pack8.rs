@@ -160,24 +160,42 @@ impl OpF2fpPack8 {
     /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack8.toml:122; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:93).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4004000000000000000023e
-            | (c.raw & 0x1fff1100000ffffff0000000000) | self.encode_e1(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                107 => 0x1000008000000000000000,
+                _ => 0,
+            };
+            0x4004000000000000000023e | (c.raw & 0x1fff1100000ffffff0000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack8.toml:122; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:93).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4004000000000000000083e
-            | (c.raw & 0x1fff11000000000000000000000) | self.encode_e1(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                107 => 0x1000000000000000000000,
+                _ => 0,
+            };
+            0x4004000000000000000083e | (c.raw & 0x1fff11000000000000000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack8.toml:122; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:93).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xc0040000000000000000c3e
-            | (c.raw & 0x1fff1100000ffffff0000000000) | self.encode_e1(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                107 => 0x1000008000000000000000,
+                _ => 0,
+            };
+            0xc0040000000000000000c3e | (c.raw & 0x1fff1100000ffffff0000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }

@@ -59,7 +59,14 @@ impl OpFadd {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x221 | (c.raw & 0x1fffffe1cff3fffff0000000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                100 | 101 | 103 | 107 | 110 | 120 | 121 => 0x80200000000000000000000,
+                _ => 0,
+            };
+            0x221 | (c.raw & 0x1fffffe1cff3fffff0000000000 & !strict) | (0 & strict)
+        };
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -90,8 +97,14 @@ impl OpFadd {
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x421 | (c.raw & 0x1fffffe1cff0000000000000000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                100 | 101 | 103 | 107 | 110 | 120 | 121 => 0x80200000000000000000000,
+                _ => 0,
+            };
+            0x421 | (c.raw & 0x1fffffe1cff0000000000000000 & !strict) | (0 & strict)
+        } | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -99,8 +112,13 @@ impl OpFadd {
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x621 | (c.raw & 0x1fffffe1cff380000ff00000000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x621 | (c.raw & 0x1fffffe1cff380000ff00000000 & !strict) | (0 & strict)
+        } | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -111,8 +129,14 @@ impl OpFadd {
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xe21 | (c.raw & 0x1fffffe1cff3fffff0000000000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                100 | 101 | 103 | 107 | 110 | 120 | 121 => 0x200000000000000000000,
+                _ => 0,
+            };
+            0x80000000000000000000e21 | (c.raw & 0x1fff7fe1cff3fffff0000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -222,7 +246,7 @@ impl OpFadd {
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1cff3fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe1cff3fffff0000000000)))
     }
     /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:83 read alike; each sets the others.
     #[inline(always)]
@@ -299,9 +323,7 @@ impl OpFadd {
             form,
             &[("a", &[17, 17, 17, 17, 17, 17, 17]), ("b", &[19, 0, 0, 0, 19, 0, 0])],
         );
-        let raw = form
-            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -63,8 +63,14 @@ impl OpFchk {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x302 | (c.raw & 0x1fffff1fcff3fffff0000ff0000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120
+                | 121 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x302 | (c.raw & 0x1fffff1fcff3fffff0000ff0000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -74,8 +80,14 @@ impl OpFchk {
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x902 | (c.raw & 0x1fffff1fcff0000000000ff0000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120
+                | 121 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x902 | (c.raw & 0x1fffff1fcff0000000000ff0000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -83,8 +95,13 @@ impl OpFchk {
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xb02 | (c.raw & 0x1fffff1fcff380000ff00ff0000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xb02 | (c.raw & 0x1fffff1fcff380000ff00ff0000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -95,8 +112,8 @@ impl OpFchk {
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xd02 | (c.raw & 0x1fffff1fcff3fffff0000ff0000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000d02
+            | (c.raw & 0x1fff7f1fcff3fffff0000ff0000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -193,7 +210,7 @@ impl OpFchk {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let o = Self { pd, a, b };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1fcff3fffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1fcff3fffff0000ff0000)))
     }
     /// Form `r`'s fields (isa-spec/spec/ops/alu/fchk.toml:69; form at isa-spec/spec/ops/alu/fchk.toml:73).
     #[inline(always)]
@@ -266,9 +283,7 @@ impl OpFchk {
             form,
             &[("a", &[0, 0, 0, 0, 17, 17, 17]), ("b", &[0, 0, 0, 0, 18, 0, 0])],
         );
-        let raw = form
-            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     /// Parse syntax `FCHK.DIVIDE` (isa-spec/spec/ops/alu/fchk.toml:47).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -288,9 +303,7 @@ impl OpFchk {
             form,
             &[("a", &[0, 0, 0, 0, 17, 17, 17]), ("b", &[0, 0, 0, 0, 18, 0, 0])],
         );
-        let raw = form
-            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -80,8 +80,14 @@ impl OpFfma {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x223 | (c.raw & 0x1fffffe00003fffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                100 | 101 | 103 | 107 | 110 | 120 | 121 => 0x80200000000000000000000,
+                _ => 0,
+            };
+            0x223 | (c.raw & 0x1fffffe00003fffff0000000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -95,8 +101,14 @@ impl OpFfma {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x823 | (c.raw & 0x1fffffe00000000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                100 | 101 | 103 | 107 | 110 | 120 | 121 => 0x80200000000000000000000,
+                _ => 0,
+            };
+            0x823 | (c.raw & 0x1fffffe00000000000000000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 74;
@@ -108,8 +120,13 @@ impl OpFfma {
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa23 | (c.raw & 0x1fffffe0000380000ff00000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xa23 | (c.raw & 0x1fffffe0000380000ff00000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -124,8 +141,14 @@ impl OpFfma {
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xc23 | (c.raw & 0x1fffffe00003fffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                100 | 101 | 103 | 107 | 110 | 120 | 121 => 0x200000000000000000000,
+                _ => 0,
+            };
+            0x80000000000000000000c23 | (c.raw & 0x1fff7fe00003fffff0000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -139,8 +162,14 @@ impl OpFfma {
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x423 | (c.raw & 0x1fffffe00000000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                100 | 101 | 103 | 107 | 110 | 120 | 121 => 0x80200000000000000000000,
+                _ => 0,
+            };
+            0x423 | (c.raw & 0x1fffffe00000000000000000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 74;
@@ -152,8 +181,13 @@ impl OpFfma {
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x623 | (c.raw & 0x1fffffe0000380000ff00000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x623 | (c.raw & 0x1fffffe0000380000ff00000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= u128::from(self.c.abs) << 62;
@@ -168,8 +202,14 @@ impl OpFfma {
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xe23 | (c.raw & 0x1fffffe00003fffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                100 | 101 | 103 | 107 | 110 | 120 | 121 => 0x200000000000000000000,
+                _ => 0,
+            };
+            0x80000000000000000000e23 | (c.raw & 0x1fff7fe00003fffff0000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
@@ -297,7 +337,7 @@ impl OpFfma {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00003fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00003fffff0000000000)))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
     #[inline(always)]
@@ -331,7 +371,7 @@ impl OpFfma {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00003fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00003fffff0000000000)))
     }
     /// Fields all forms of isa-spec/spec/ops/alu/ffma.toml:73 read alike; each sets the others.
     #[inline(always)]
@@ -423,17 +463,7 @@ impl OpFfma {
                 ("c", &[19, 19, 19, 19, 0, 0, 0, 19, 19, 19, 0]),
             ],
         );
-        let raw = form
-            .map_or(
-                0,
-                |f| {
-                    [
-                        0, 0, 0, 0x80000000000000000000000, 0, 0,
-                        0x80000000000000000000000, 0, 0, 0, 0,
-                    ][f as usize]
-                },
-            );
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -68,8 +68,14 @@ impl OpFlo {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x300 | (c.raw & 0x1fffff1f9ff7fffff00ff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120
+                | 121 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x300 | (c.raw & 0x1fffff1f9ff7fffff00ff000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.not) << 63;
         Ok(w)
@@ -78,8 +84,14 @@ impl OpFlo {
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x900 | (c.raw & 0x1fffff1f9ff00000000ff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120
+                | 121 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x900 | (c.raw & 0x1fffff1f9ff00000000ff000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -87,8 +99,13 @@ impl OpFlo {
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0xb00 | (c.raw & 0x1fffff1f9ff780000ffff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xb00 | (c.raw & 0x1fffff1f9ff780000ffff000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.not) << 63;
@@ -98,8 +115,8 @@ impl OpFlo {
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0xd00 | (c.raw & 0x1fffff1f9ff7fffff00ff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000d00
+            | (c.raw & 0x1fff7f1f9ff7fffff00ff000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.not) << 63;
         Ok(w)
@@ -184,7 +201,7 @@ impl OpFlo {
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f9ff7fffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f9ff7fffff00ff000000)))
     }
     /// Fields all forms of isa-spec/spec/ops/alu/flo.toml:75 read alike; each sets the others.
     #[inline(always)]
@@ -244,10 +261,7 @@ impl OpFlo {
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
         asm_try!(at.finish(& ["d", "pd", "b"]));
         let op = Self { pd, d, b, ty, sh };
-        let form = op.form_id(sm);
-        let raw = form
-            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
-        parsed(op, line, 0, raw)
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

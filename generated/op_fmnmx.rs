@@ -86,8 +86,13 @@ impl OpFmnmx {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x209 | (c.raw & 0x1fff87efcff3fffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x209 | (c.raw & 0x1fff87efcff3fffff0000000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -97,8 +102,13 @@ impl OpFmnmx {
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x809 | (c.raw & 0x1fff87efcff0000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x809 | (c.raw & 0x1fff87efcff0000000000000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -106,8 +116,13 @@ impl OpFmnmx {
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa09 | (c.raw & 0x1fff87efcff380000ff00000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xa09 | (c.raw & 0x1fff87efcff380000ff00000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -118,8 +133,8 @@ impl OpFmnmx {
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xc09 | (c.raw & 0x1fff87efcff3fffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c09
+            | (c.raw & 0x1fff07efcff3fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -206,8 +221,13 @@ impl OpFmnmx {
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x209 | (c.raw & 0x1fff078fcff3fffff0000000000)
-            | self.encode_e2(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                90 | 100 | 101 | 103 | 107 | 110 | 120 | 121 => 0x20000000000000000,
+                _ => 0,
+            };
+            0x209 | (c.raw & 0x1fff078fcff3fffff0000000000 & !strict) | (0 & strict)
+        } | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -217,8 +237,13 @@ impl OpFmnmx {
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x809 | (c.raw & 0x1fff078fcff0000000000000000)
-            | self.encode_e2(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                90 | 100 | 101 | 103 | 107 | 110 | 120 | 121 => 0x20000000000000000,
+                _ => 0,
+            };
+            0x809 | (c.raw & 0x1fff078fcff0000000000000000 & !strict) | (0 & strict)
+        } | self.encode_e2(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -226,8 +251,13 @@ impl OpFmnmx {
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa09 | (c.raw & 0x1fff078fcff380000ff00000000)
-            | self.encode_e2(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                90 => 0x20000000000000000,
+                _ => 0,
+            };
+            0xa09 | (c.raw & 0x1fff078fcff380000ff00000000 & !strict) | (0 & strict)
+        } | self.encode_e2(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -238,8 +268,14 @@ impl OpFmnmx {
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c09
-            | (c.raw & 0x1fff078fcff3fffff0000000000) | self.encode_e2(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                90 | 100 | 101 | 103 | 107 | 110 | 120 | 121 => 0x20000000000000000,
+                _ => 0,
+            };
+            0x80000000000000000000c09 | (c.raw & 0x1fff078fcff3fffff0000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -348,7 +384,7 @@ impl OpFmnmx {
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87efcff3fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07efcff3fffff0000000000)))
     }
     /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:78 read alike; each sets the others.
     #[inline(always)]
@@ -552,17 +588,7 @@ impl OpFmnmx {
                 ("b", &[18, 0, 0, 0, 18, 0, 0, 0, 18, 0, 0, 0, 18, 0, 0]),
             ],
         );
-        let raw = form
-            .map_or(
-                0,
-                |f| {
-                    [
-                        0, 0, 0, 0x80000000000000000000000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                        0,
-                    ][f as usize]
-                },
-            );
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

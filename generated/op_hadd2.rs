@@ -176,7 +176,13 @@ impl OpHadd2 {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x230 | (c.raw & 0x1fffffe90ff0fffff0000000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x230 | (c.raw & 0x1fffffe90ff0fffff0000000000 & !strict) | (0 & strict)
+        };
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -211,8 +217,13 @@ impl OpHadd2 {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x430 | (c.raw & 0x1fffffe90ff0000000000000000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x430 | (c.raw & 0x1fffffe90ff0000000000000000 & !strict) | (0 & strict)
+        } | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -220,8 +231,13 @@ impl OpHadd2 {
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x630 | (c.raw & 0x1fffffe90ff080000ff00000000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x630 | (c.raw & 0x1fffffe90ff080000ff00000000 & !strict) | (0 & strict)
+        } | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -233,8 +249,8 @@ impl OpHadd2 {
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xe30 | (c.raw & 0x1fffffe90ff0fffff0000000000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e30
+            | (c.raw & 0x1fff7fe90ff0fffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -484,7 +500,7 @@ impl OpHadd2 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe90ff0fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe90ff0fffff0000000000)))
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:112; form at isa-spec/spec/ops/alu/hadd2.toml:90).
     #[inline(always)]
@@ -819,16 +835,7 @@ impl OpHadd2 {
                 ("b", &[19, 0, 0, 0, 19, 0, 0, 0, 19, 0, 0, 0]),
             ],
         );
-        let raw = form
-            .map_or(
-                0,
-                |f| {
-                    [
-                        0, 0, 0, 0x80000000000000000000000, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ][f as usize]
-                },
-            );
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

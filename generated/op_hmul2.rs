@@ -121,8 +121,13 @@ impl OpHmul2 {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x232 | (c.raw & 0x1fffffe80ff0fffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x232 | (c.raw & 0x1fffffe80ff0fffff0000000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -134,8 +139,13 @@ impl OpHmul2 {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x832 | (c.raw & 0x1fffffe80ff0000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x832 | (c.raw & 0x1fffffe80ff0000000000000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -143,8 +153,13 @@ impl OpHmul2 {
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa32 | (c.raw & 0x1fffffe80ff080000ff00000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xa32 | (c.raw & 0x1fffffe80ff080000ff00000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -156,8 +171,8 @@ impl OpHmul2 {
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xc32 | (c.raw & 0x1fffffe80ff0fffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c32
+            | (c.raw & 0x1fff7fe80ff0fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -191,8 +206,13 @@ impl OpHmul2 {
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x232 | (c.raw & 0x1fff7de80ff0fffff0000000000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                107 => 0x4000000000000000000000,
+                _ => 0,
+            };
+            0x232 | (c.raw & 0x1fff7de80ff0fffff0000000000 & !strict) | (0 & strict)
+        } | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -204,8 +224,13 @@ impl OpHmul2 {
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x832 | (c.raw & 0x1fff7de80ff0000000000000000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                107 => 0x4000000000000000000000,
+                _ => 0,
+            };
+            0x832 | (c.raw & 0x1fff7de80ff0000000000000000 & !strict) | (0 & strict)
+        } | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -226,8 +251,14 @@ impl OpHmul2 {
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c32
-            | (c.raw & 0x1fff7de80ff0fffff0000000000) | self.encode_e1(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                107 => 0x4000000000000000000000,
+                _ => 0,
+            };
+            0x80000000000000000000c32 | (c.raw & 0x1fff7de80ff0fffff0000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -301,7 +332,7 @@ impl OpHmul2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe80ff0fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe80ff0fffff0000000000)))
     }
     /// Fields all forms of isa-spec/spec/ops/alu/hmul2.toml:96 read alike; each sets the others.
     #[inline(always)]
@@ -508,9 +539,7 @@ impl OpHmul2 {
                 ("b", &[18, 0, 0, 0, 18, 0, 0, 0]),
             ],
         );
-        let raw = form
-            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0, 0][f as usize]);
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -112,7 +112,13 @@ impl OpHset2 {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier fmt", self.fmt == Hfmt::F16, sm)?;
-        let mut w: u128 = 0x233 | (c.raw & 0x1fff87e001f0fffff0000000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x233 | (c.raw & 0x1fff87e001f0fffff0000000000 & !strict) | (0 & strict)
+        };
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -155,8 +161,13 @@ impl OpHset2 {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x433 | (c.raw & 0x1fff87e001f0000000000000000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x433 | (c.raw & 0x1fff87e001f0000000000000000 & !strict) | (0 & strict)
+        } | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -164,8 +175,13 @@ impl OpHset2 {
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x633 | (c.raw & 0x1fff87e001f080000ff00000000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x633 | (c.raw & 0x1fff87e001f080000ff00000000 & !strict) | (0 & strict)
+        } | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -177,8 +193,8 @@ impl OpHset2 {
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xe33 | (c.raw & 0x1fff87e001f0fffff0000000000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e33
+            | (c.raw & 0x1fff07e001f0fffff0000000000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -416,7 +432,7 @@ impl OpHset2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e001f0fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001f0fffff0000000000)))
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:137; form at isa-spec/spec/ops/alu/hset2.toml:116).
     #[inline(always)]
@@ -732,12 +748,7 @@ impl OpHset2 {
                 ("b", &[19, 0, 0, 0, 19, 0, 0, 0, 18, 0, 0]),
             ],
         );
-        let raw = form
-            .map_or(
-                0,
-                |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0, 0, 0, 0, 0][f as usize],
-            );
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

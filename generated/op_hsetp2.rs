@@ -117,7 +117,13 @@ impl OpHsetp2 {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier fmt", self.fmt == Hfmt::F16, sm)?;
-        let mut w: u128 = 0x234 | (c.raw & 0x1fff800001f0fffff0000ff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x234 | (c.raw & 0x1fff800001f0fffff0000ff0000 & !strict) | (0 & strict)
+        };
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
@@ -162,8 +168,13 @@ impl OpHsetp2 {
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x434 | (c.raw & 0x1fff800001f0000000000ff0000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x434 | (c.raw & 0x1fff800001f0000000000ff0000 & !strict) | (0 & strict)
+        } | self.encode_e1(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -171,8 +182,13 @@ impl OpHsetp2 {
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x634 | (c.raw & 0x1fff800001f080000ff00ff0000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x634 | (c.raw & 0x1fff800001f080000ff00ff0000 & !strict) | (0 & strict)
+        } | self.encode_e1(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
@@ -184,8 +200,8 @@ impl OpHsetp2 {
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xe34 | (c.raw & 0x1fff800001f0fffff0000ff0000)
-            | self.encode_e1(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000e34
+            | (c.raw & 0x1fff000001f0fffff0000ff0000) | self.encode_e1(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
@@ -429,7 +445,7 @@ impl OpHsetp2 {
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff800001f0fffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000001f0fffff0000ff0000)))
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:143; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
     #[inline(always)]
@@ -753,12 +769,7 @@ impl OpHsetp2 {
                 ("b", &[19, 0, 0, 0, 19, 0, 0, 0, 18, 0, 0]),
             ],
         );
-        let raw = form
-            .map_or(
-                0,
-                |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0, 0, 0, 0, 0][f as usize],
-            );
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -138,8 +138,14 @@ impl OpI2f {
     /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:62).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x306 | (c.raw & 0x1ffffcf03ffcfffff00ff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120
+                | 121 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x306 | (c.raw & 0x1ffffcf03ffcfffff00ff000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
@@ -148,16 +154,27 @@ impl OpI2f {
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x906 | (c.raw & 0x1ffffcf03ff00000000ff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120
+                | 121 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x906 | (c.raw & 0x1ffffcf03ff00000000ff000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:62).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xb06 | (c.raw & 0x1ffffcf03ffc80000ffff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xb06 | (c.raw & 0x1ffffcf03ffc80000ffff000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
@@ -166,8 +183,8 @@ impl OpI2f {
     /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:62).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xd06 | (c.raw & 0x1ffffcf03ffcfffff00ff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000d06
+            | (c.raw & 0x1fff7cf03ffcfffff00ff000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
@@ -255,7 +272,7 @@ impl OpI2f {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffcf03ffcfffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7cf03ffcfffff00ff000000)))
     }
     /// Parse one tokenized line of syntax `I2F` (isa-spec/spec/ops/alu/i2f.toml:45); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -330,9 +347,7 @@ impl OpI2f {
             rnd,
             sel: v_b.1,
         };
-        let form = op.form_id(sm);
-        let raw = form.map_or(0, |f| [0, 0, 0, 0x80000000000000000000000][f as usize]);
-        parsed(op, line, 0, raw)
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

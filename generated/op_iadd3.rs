@@ -96,8 +96,17 @@ impl OpIadd3 {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x210 | (c.raw & 0x1ffff81f2007fffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                100 | 103 | 107 => 0x80010000000000000000000,
+                _ => 0,
+            };
+            0x210 | (c.raw & 0x1ffff81f2007fffff0000000000 & !strict)
+                | (0x781e0000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
@@ -106,8 +115,17 @@ impl OpIadd3 {
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x810 | (c.raw & 0x1ffff81f2000000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                100 | 103 | 107 => 0x80010000000000000000000,
+                _ => 0,
+            };
+            0x810 | (c.raw & 0x1ffff81f2000000000000000000 & !strict)
+                | (0x781e0000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -115,8 +133,14 @@ impl OpIadd3 {
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xa10 | (c.raw & 0x1ffff81f200780000ff00000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xa10 | (c.raw & 0x1ffff81f200780000ff00000000 & !strict)
+                | (0x781e0000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.neg) << 63;
@@ -126,8 +150,14 @@ impl OpIadd3 {
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xc10 | (c.raw & 0x1ffff81f2007fffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                100 | 103 | 107 => 0x10000000000000000000,
+                _ => 0,
+            };
+            0x80000000000000000000c10 | (c.raw & 0x1fff781f2007fffff0000000000 & !strict)
+                | (0x781e0000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
@@ -251,7 +281,7 @@ impl OpIadd3 {
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff81f2007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff781f2007fffff0000000000)))
     }
     /// Fields all forms of isa-spec/spec/ops/alu/iadd3.toml:147 read alike; each sets the others.
     #[inline(always)]
@@ -383,7 +413,7 @@ impl OpIadd3 {
                 |f| {
                     [
                         0x781e0000000000000000000, 0x781e0000000000000000000,
-                        0x781e0000000000000000000, 0xf81e0000000000000000000, 0, 0, 0,
+                        0x781e0000000000000000000, 0x781e0000000000000000000, 0, 0, 0,
                     ][f as usize]
                 },
             );
@@ -436,7 +466,7 @@ impl OpIadd3 {
                 |f| {
                     [
                         0x781e0000000000000000000, 0x781e0000000000000000000,
-                        0x781e0000000000000000000, 0xf81e0000000000000000000, 0, 0, 0,
+                        0x781e0000000000000000000, 0x781e0000000000000000000, 0, 0, 0,
                     ][f as usize]
                 },
             );
@@ -608,7 +638,7 @@ impl OpIadd3 {
                 |f| {
                     [
                         0x781e0000000000000000000, 0x781e0000000000000000000,
-                        0x781e0000000000000000000, 0xf81e0000000000000000000, 0, 0, 0,
+                        0x781e0000000000000000000, 0x781e0000000000000000000, 0, 0, 0,
                     ][f as usize]
                 },
             );

@@ -110,8 +110,17 @@ impl OpIadd3x {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000210 | (c.raw & 0x1fff80012007fffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                100 | 103 | 107 => 0x80010000000000000000000,
+                _ => 0,
+            };
+            0x4000000000000000210 | (c.raw & 0x1fff80012007fffff0000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.not) << 63;
         Ok(w)
@@ -120,8 +129,17 @@ impl OpIadd3x {
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x4000000000000000810 | (c.raw & 0x1fff80012000000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                100 | 103 | 107 => 0x80010000000000000000000,
+                _ => 0,
+            };
+            0x4000000000000000810 | (c.raw & 0x1fff80012000000000000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -129,8 +147,14 @@ impl OpIadd3x {
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000a10 | (c.raw & 0x1fff8001200780000ff00000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x4000000000000000a10 | (c.raw & 0x1fff8001200780000ff00000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.not) << 63;
@@ -140,8 +164,14 @@ impl OpIadd3x {
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000c10 | (c.raw & 0x1fff80012007fffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                100 | 103 | 107 => 0x10000000000000000000,
+                _ => 0,
+            };
+            0x80004000000000000000c10 | (c.raw & 0x1fff00012007fffff0000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.not) << 63;
         Ok(w)
@@ -198,7 +228,7 @@ impl OpIadd3x {
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80012007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00012007fffff0000000000)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -253,8 +283,7 @@ impl OpIadd3x {
             form,
             &[("a", &[17, 17, 17, 17]), ("b", &[18, 0, 0, 0]), ("c", &[19, 19, 19, 19])],
         );
-        let raw = form.map_or(0, |f| [0, 0, 0, 0x80000000000000000000000][f as usize]);
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     /// Parse syntax `IADD3.X` (isa-spec/spec/ops/alu/iadd3x.toml:59).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -290,8 +319,7 @@ impl OpIadd3x {
             form,
             &[("a", &[17, 17, 17, 17]), ("b", &[18, 0, 0, 0]), ("c", &[19, 19, 19, 19])],
         );
-        let raw = form.map_or(0, |f| [0, 0, 0, 0x80000000000000000000000][f as usize]);
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -67,8 +67,17 @@ impl OpImad {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x224 | (c.raw & 0x1fffffff100ffffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                100 | 103 | 107 => 0x80010000000000000000000,
+                _ => 0,
+            };
+            0x224 | (c.raw & 0x1fffffff100ffffff0000000000 & !strict)
+                | (0x78e00000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.neg) << 75;
@@ -78,8 +87,17 @@ impl OpImad {
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x824 | (c.raw & 0x1fffffff1000000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                100 | 103 | 107 => 0x80010000000000000000000,
+                _ => 0,
+            };
+            0x824 | (c.raw & 0x1fffffff1000000000000000000 & !strict)
+                | (0x78e00000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.neg) << 75;
@@ -89,8 +107,14 @@ impl OpImad {
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xa24 | (c.raw & 0x1fffffff100f80000ff00000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xa24 | (c.raw & 0x1fffffff100f80000ff00000000 & !strict)
+                | (0x78e00000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
@@ -101,8 +125,14 @@ impl OpImad {
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xc24 | (c.raw & 0x1fffffff100ffffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                100 | 103 | 107 => 0x10000000000000000000,
+                _ => 0,
+            };
+            0x80000000000000000000c24 | (c.raw & 0x1fff7fff100ffffff0000000000 & !strict)
+                | (0x78e00000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.neg) << 75;
@@ -112,8 +142,17 @@ impl OpImad {
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x424 | (c.raw & 0x1fffffff9000000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                100 | 103 | 107 => 0x80010000000000000000000,
+                _ => 0,
+            };
+            0x424 | (c.raw & 0x1fffffff9000000000000000000 & !strict)
+                | (0x78e00000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
@@ -122,8 +161,14 @@ impl OpImad {
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x624 | (c.raw & 0x1fffffff900780000ff00000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x624 | (c.raw & 0x1fffffff900780000ff00000000 & !strict)
+                | (0x78e00000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= u128::from(self.c.neg) << 63;
@@ -134,8 +179,14 @@ impl OpImad {
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xe24 | (c.raw & 0x1fffffff9007fffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                100 | 103 | 107 => 0x10000000000000000000,
+                _ => 0,
+            };
+            0x80000000000000000000e24 | (c.raw & 0x1fff7fff9007fffff0000000000 & !strict)
+                | (0x78e00000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.neg) << 63;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
@@ -193,7 +244,7 @@ impl OpImad {
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff100ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff100ffffff0000000000)))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
     #[inline(always)]
@@ -217,7 +268,7 @@ impl OpImad {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff9007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff9007fffff0000000000)))
     }
     /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/alu/imad.toml:34); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -252,18 +303,7 @@ impl OpImad {
                 ("c", &[19, 19, 19, 19, 0, 0, 0]),
             ],
         );
-        let raw = form
-            .map_or(
-                0,
-                |f| {
-                    [
-                        0x78e00000000000000000000, 0x78e00000000000000000000,
-                        0x78e00000000000000000000, 0xf8e00000000000000000000,
-                        0x78e00000000000000000000, 0x78e00000000000000000000,
-                        0xf8e00000000000000000000,
-                    ][f as usize]
-                },
-            );
+        let raw = form.map_or(0, |_| 0x78e00000000000000000000);
         parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);

@@ -122,8 +122,17 @@ impl OpImadWideX {
     /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4000000000000000225 | (c.raw & 0x1fff871f100ffffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                100 | 103 | 107 => 0x80010000000000000000000,
+                _ => 0,
+            };
+            0x4000000000000000225 | (c.raw & 0x1fff871f100ffffff0000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.not) << 75;
@@ -132,8 +141,17 @@ impl OpImadWideX {
     /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4000000000000000825 | (c.raw & 0x1fff871f1000000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                100 | 103 | 107 => 0x80010000000000000000000,
+                _ => 0,
+            };
+            0x4000000000000000825 | (c.raw & 0x1fff871f1000000000000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.not) << 75;
@@ -142,8 +160,14 @@ impl OpImadWideX {
     /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4000000000000000a25 | (c.raw & 0x1fff871f100f80000ff00000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x4000000000000000a25 | (c.raw & 0x1fff871f100f80000ff00000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
@@ -153,8 +177,14 @@ impl OpImadWideX {
     /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4000000000000000c25 | (c.raw & 0x1fff871f100ffffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                100 | 103 | 107 => 0x10000000000000000000,
+                _ => 0,
+            };
+            0x80004000000000000000c25 | (c.raw & 0x1fff071f100ffffff0000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.not) << 75;
@@ -163,8 +193,14 @@ impl OpImadWideX {
     /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4000000000000000625 | (c.raw & 0x1fff871f900780000ff00000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x4000000000000000625 | (c.raw & 0x1fff871f900780000ff00000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
@@ -174,8 +210,14 @@ impl OpImadWideX {
     /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x4000000000000000e25 | (c.raw & 0x1fff871f9007fffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                100 | 103 | 107 => 0x10000000000000000000,
+                _ => 0,
+            };
+            0x80004000000000000000e25 | (c.raw & 0x1fff071f9007fffff0000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.not) << 63;
@@ -240,7 +282,7 @@ impl OpImadWideX {
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_not(bit(w, 75));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff871f100ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071f100ffffff0000000000)))
     }
     /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
     #[inline(always)]
@@ -256,7 +298,7 @@ impl OpImadWideX {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff871f9007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071f9007fffff0000000000)))
     }
     /// Parse one tokenized line of syntax `IMAD.WIDE` (isa-spec/spec/ops/alu/imad_wide_x.toml:49); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -296,16 +338,7 @@ impl OpImadWideX {
                 ("c", &[19, 19, 19, 19, 0, 0]),
             ],
         );
-        let raw = form
-            .map_or(
-                0,
-                |f| {
-                    [
-                        0, 0, 0, 0x80000000000000000000000, 0, 0x80000000000000000000000,
-                    ][f as usize]
-                },
-            );
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -96,8 +96,17 @@ impl OpImadx {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000224 | (c.raw & 0x1fff87ff100ffffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                100 | 103 | 107 => 0x80010000000000000000000,
+                _ => 0,
+            };
+            0x4000000000000000224 | (c.raw & 0x1fff87ff100ffffff0000000000 & !strict)
+                | (0xe00000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.not) << 75;
@@ -107,8 +116,17 @@ impl OpImadx {
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000824 | (c.raw & 0x1fff87ff1000000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                100 | 103 | 107 => 0x80010000000000000000000,
+                _ => 0,
+            };
+            0x4000000000000000824 | (c.raw & 0x1fff87ff1000000000000000000 & !strict)
+                | (0xe00000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.not) << 75;
@@ -118,8 +136,14 @@ impl OpImadx {
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000a24 | (c.raw & 0x1fff87ff100f80000ff00000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x4000000000000000a24 | (c.raw & 0x1fff87ff100f80000ff00000000 & !strict)
+                | (0xe00000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
@@ -130,8 +154,14 @@ impl OpImadx {
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000c24 | (c.raw & 0x1fff87ff100ffffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                100 | 103 | 107 => 0x10000000000000000000,
+                _ => 0,
+            };
+            0x80004000000000000000c24 | (c.raw & 0x1fff07ff100ffffff0000000000 & !strict)
+                | (0xe00000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.not) << 75;
@@ -141,8 +171,17 @@ impl OpImadx {
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x4000000000000000424 | (c.raw & 0x1fff87ff9000000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 101 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                100 | 103 | 107 => 0x80010000000000000000000,
+                _ => 0,
+            };
+            0x4000000000000000424 | (c.raw & 0x1fff87ff9000000000000000000 & !strict)
+                | (0xe00000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
@@ -151,8 +190,14 @@ impl OpImadx {
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000624 | (c.raw & 0x1fff87ff900780000ff00000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x4000000000000000624 | (c.raw & 0x1fff87ff900780000ff00000000 & !strict)
+                | (0xe00000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
@@ -163,8 +208,14 @@ impl OpImadx {
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000e24 | (c.raw & 0x1fff87ff9007fffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                100 | 103 | 107 => 0x10000000000000000000,
+                _ => 0,
+            };
+            0x80004000000000000000e24 | (c.raw & 0x1fff07ff9007fffff0000000000 & !strict)
+                | (0xe00000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.not) << 63;
@@ -227,7 +278,7 @@ impl OpImadx {
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_not(bit(w, 75));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ff100ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ff100ffffff0000000000)))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
     #[inline(always)]
@@ -251,7 +302,7 @@ impl OpImadx {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ff9007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ff9007fffff0000000000)))
     }
     /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/alu/imadx.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -285,18 +336,7 @@ impl OpImadx {
                 ("c", &[19, 19, 19, 19, 0, 0, 0]),
             ],
         );
-        let raw = form
-            .map_or(
-                0,
-                |f| {
-                    [
-                        0xe00000000000000000000, 0xe00000000000000000000,
-                        0xe00000000000000000000, 0x80e00000000000000000000,
-                        0xe00000000000000000000, 0xe00000000000000000000,
-                        0x80e00000000000000000000,
-                    ][f as usize]
-                },
-            );
+        let raw = form.map_or(0, |_| 0xe00000000000000000000);
         parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);

@@ -168,7 +168,13 @@ impl OpImma {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x237 | (c.raw & 0x1fff7830000ffffff0000000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                86 | 87 | 88 | 89 => 0x78000000000000000000000,
+                _ => 0,
+            };
+            0x237 | (c.raw & 0x1fff7830000ffffff0000000000 & !strict) | (0 & strict)
+        };
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;

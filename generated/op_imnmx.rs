@@ -137,24 +137,43 @@ impl OpImnmx {
     /// Form `rrr` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x217 | (c.raw & 0x1fff87ffdffffffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0x217 | (c.raw & 0x1fff87ffdffffffff0000000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `rir` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x817 | (c.raw & 0x1fff87ffdff0000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0x817 | (c.raw & 0x1fff87ffdff0000000000000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rcr` on SM [72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa17 | (c.raw & 0x1fff87ffdfff80000ff00000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xa17 | (c.raw & 0x1fff87ffdfff80000ff00000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
@@ -162,8 +181,8 @@ impl OpImnmx {
     /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xc17 | (c.raw & 0x1fff87ffdffffffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c17
+            | (c.raw & 0x1fff07ffdffffffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -316,7 +335,7 @@ impl OpImnmx {
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ffdffffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ffdffffffff0000000000)))
     }
     /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:114 read alike; each sets the others.
     #[inline(always)]
@@ -493,12 +512,7 @@ impl OpImnmx {
                 ("b", &[18, 0, 0, 0, 18, 0, 0, 18, 0, 0]),
             ],
         );
-        let raw = form
-            .map_or(
-                0,
-                |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0, 0, 0, 0][f as usize],
-            );
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     /// Parse syntax `IMNMX` (isa-spec/spec/ops/alu/imnmx.toml:73).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -543,12 +557,7 @@ impl OpImnmx {
                 ("b", &[18, 0, 0, 0, 18, 0, 0, 18, 0, 0]),
             ],
         );
-        let raw = form
-            .map_or(
-                0,
-                |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0, 0, 0, 0][f as usize],
-            );
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -54,7 +54,13 @@ impl OpIsberd {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier off", self.off == 0u32, sm)?;
-        let mut w: u128 = 0x923 | (c.raw & 0x1ffffff03ffffffffff00000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x923 | (c.raw & 0x1ffffff03ffffffffff00000000 & !strict) | (0 & strict)
+        };
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= (self.size.index() as u128) << 74;

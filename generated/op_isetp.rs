@@ -123,24 +123,45 @@ impl OpIsetp {
     /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x20c | (c.raw & 0x1fff801800fffffff0000ff0000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 => {
+                    0x80000000000000000000000
+                }
+                107 | 120 | 121 => 0x80100000000000000000000,
+                _ => 0,
+            };
+            0x20c | (c.raw & 0x1fff801800fffffff0000ff0000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x80c | (c.raw & 0x1fff801800f0000000000ff0000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 => {
+                    0x80000000000000000000000
+                }
+                107 | 120 | 121 => 0x80100000000000000000000,
+                _ => 0,
+            };
+            0x80c | (c.raw & 0x1fff801800f0000000000ff0000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa0c | (c.raw & 0x1fff801800ff80000ff00ff0000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xa0c | (c.raw & 0x1fff801800ff80000ff00ff0000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
@@ -148,8 +169,14 @@ impl OpIsetp {
     /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xc0c | (c.raw & 0x1fff801800fffffff0000ff0000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                107 | 120 | 121 => 0x100000000000000000000,
+                _ => 0,
+            };
+            0x80000000000000000000c0c | (c.raw & 0x1fff001800fffffff0000ff0000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -261,7 +288,7 @@ impl OpIsetp {
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff801800fffffff0000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff001800fffffff0000ff0000)))
     }
     /// Fields all forms of isa-spec/spec/ops/alu/isetp.toml:129 read alike; each sets the others.
     #[inline(always)]
@@ -381,9 +408,7 @@ impl OpIsetp {
             form,
             &[("a", &[17, 17, 17, 17, 17, 17, 17]), ("b", &[18, 0, 0, 0, 18, 0, 0])],
         );
-        let raw = form
-            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     /// Parse syntax `ISETP` (isa-spec/spec/ops/alu/isetp.toml:78).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -438,9 +463,7 @@ impl OpIsetp {
             form,
             &[("a", &[17, 17, 17, 17, 17, 17, 17]), ("b", &[18, 0, 0, 0, 18, 0, 0])],
         );
-        let raw = form
-            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     /// Parse syntax `ISETP` (isa-spec/spec/ops/alu/isetp.toml:87).
     fn parse_syntax2(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -497,9 +520,7 @@ impl OpIsetp {
             form,
             &[("a", &[17, 17, 17, 17, 17, 17, 17]), ("b", &[18, 0, 0, 0, 18, 0, 0])],
         );
-        let raw = form
-            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

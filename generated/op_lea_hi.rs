@@ -73,8 +73,15 @@ impl OpLeaHi {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x100000000000000000211
-            | (c.raw & 0x1fffff000007fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120
+                | 121 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x100000000000000000211 | (c.raw & 0x1fffff000007fffff0000000000 & !strict)
+                | (0x78000000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
@@ -85,8 +92,15 @@ impl OpLeaHi {
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x100000000000000000811
-            | (c.raw & 0x1fffff000000000000000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120
+                | 121 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x100000000000000000811 | (c.raw & 0x1fffff000000000000000000000 & !strict)
+                | (0x78000000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.sx32) << 73;
@@ -96,8 +110,14 @@ impl OpLeaHi {
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x100000000000000000a11
-            | (c.raw & 0x1fffff00000780000ff00000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x100000000000000000a11 | (c.raw & 0x1fffff00000780000ff00000000 & !strict)
+                | (0x78000000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.neg) << 63;
@@ -109,8 +129,8 @@ impl OpLeaHi {
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x100000000000000000c11
-            | (c.raw & 0x1fffff000007fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80100000000000000000c11
+            | (c.raw & 0x1fff7f000007fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
@@ -122,8 +142,18 @@ impl OpLeaHi {
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier sx32", self.sx32 == false, sm)?;
-        let mut w: u128 = 0x100000000000000000411
-            | (c.raw & 0x1fffff002000000000000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                70 | 72 => 0x2000000000000000000,
+                75 => 0x80002000000000000000000,
+                80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0x100000000000000000411 | (c.raw & 0x1fffff002000000000000000000 & !strict)
+                | (0x78000000000000000000000 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
@@ -180,7 +210,7 @@ impl OpLeaHi {
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.sx32 = bit(w, 73);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff000007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f000007fffff0000000000)))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
     #[inline(always)]
@@ -238,17 +268,7 @@ impl OpLeaHi {
                 ("c", &[19, 19, 19, 19, 0]),
             ],
         );
-        let raw = form
-            .map_or(
-                0,
-                |f| {
-                    [
-                        0x78000000000000000000000, 0x78000000000000000000000,
-                        0x78000000000000000000000, 0xf8000000000000000000000,
-                        0x78000000000000000000000,
-                    ][f as usize]
-                },
-            );
+        let raw = form.map_or(0, |_| 0x78000000000000000000000);
         parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);

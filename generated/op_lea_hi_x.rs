@@ -95,8 +95,15 @@ impl OpLeaHiX {
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x104000000000000000211
-            | (c.raw & 0x1fff87000007fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120
+                | 121 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x104000000000000000211 | (c.raw & 0x1fff87000007fffff0000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.sx32) << 73;
@@ -107,8 +114,15 @@ impl OpLeaHiX {
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x104000000000000000811
-            | (c.raw & 0x1fff87000000000000000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120
+                | 121 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x104000000000000000811 | (c.raw & 0x1fff87000000000000000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.sx32) << 73;
@@ -118,8 +132,14 @@ impl OpLeaHiX {
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x104000000000000000a11
-            | (c.raw & 0x1fff8700000780000ff00000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x104000000000000000a11 | (c.raw & 0x1fff8700000780000ff00000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
@@ -131,8 +151,8 @@ impl OpLeaHiX {
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x104000000000000000c11
-            | (c.raw & 0x1fff87000007fffff0000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80104000000000000000c11
+            | (c.raw & 0x1fff07000007fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.sx32) << 73;
@@ -144,8 +164,18 @@ impl OpLeaHiX {
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier sx32", self.sx32 == false, sm)?;
-        let mut w: u128 = 0x104000000000000000411
-            | (c.raw & 0x1fff87002000000000000000000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                70 | 72 => 0x2000000000000000000,
+                75 => 0x80002000000000000000000,
+                80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0x104000000000000000411 | (c.raw & 0x1fff87002000000000000000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
@@ -205,7 +235,7 @@ impl OpLeaHiX {
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         o.sx32 = bit(w, 73);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87000007fffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07000007fffff0000000000)))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
     #[inline(always)]
@@ -267,9 +297,7 @@ impl OpLeaHiX {
                 ("c", &[19, 19, 19, 19, 0]),
             ],
         );
-        let raw = form
-            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0][f as usize]);
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -119,24 +119,41 @@ impl OpLop3 {
     /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x212 | (c.raw & 0x1fff8700000ffffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120
+                | 121 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x212 | (c.raw & 0x1fff8700000ffffff0000000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x812 | (c.raw & 0x1fff87000000000000000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120
+                | 121 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x812 | (c.raw & 0x1fff87000000000000000000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa12 | (c.raw & 0x1fff8700000f80000ff00000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xa12 | (c.raw & 0x1fff8700000f80000ff00000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
@@ -144,8 +161,8 @@ impl OpLop3 {
     /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xc12 | (c.raw & 0x1fff8700000ffffff0000000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000c12
+            | (c.raw & 0x1fff0700000ffffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -256,7 +273,7 @@ impl OpLop3 {
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff8700000ffffff0000000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0700000ffffff0000000000)))
     }
     /// Fields all forms of isa-spec/spec/ops/alu/lop3.toml:125 read alike; each sets the others.
     #[inline(always)]
@@ -368,9 +385,7 @@ impl OpLop3 {
                 ("c", &[19, 19, 19, 19, 19, 19, 19]),
             ],
         );
-        let raw = form
-            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     /// Parse syntax `LOP3.LUT` (isa-spec/spec/ops/alu/lop3.toml:82).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -439,9 +454,7 @@ impl OpLop3 {
                 ("c", &[19, 19, 19, 19, 19, 19, 19]),
             ],
         );
-        let raw = form
-            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0, 0][f as usize]);
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => match family_of(sm) { Some(Family::Sm50) => true, _ => true });
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -56,24 +56,43 @@ impl OpMov {
     /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x202 | (c.raw & 0x1fffffff0ffffffff00ff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                100 | 101 | 103 | 110 => 0x90000000000000000000000,
+                107 | 120 | 121 => 0x90100000000000000000000,
+                _ => 0,
+            };
+            0x202 | (c.raw & 0x1fffffff0ffffffff00ff000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x802 | (c.raw & 0x1fffffff0ff00000000ff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                100 | 101 | 103 | 110 => 0x90000000000000000000000,
+                107 | 120 | 121 => 0x90100000000000000000000,
+                _ => 0,
+            };
+            0x802 | (c.raw & 0x1fffffff0ff00000000ff000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xa02 | (c.raw & 0x1fffffff0fff80000ffff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xa02 | (c.raw & 0x1fffffff0fff80000ffff000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
@@ -81,8 +100,15 @@ impl OpMov {
     /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xc02 | (c.raw & 0x1fffffff0ffffffff00ff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                100 | 101 | 103 | 110 => 0x10000000000000000000000,
+                107 | 120 | 121 => 0x10100000000000000000000,
+                _ => 0,
+            };
+            0x80000000000000000000c02 | (c.raw & 0x1fff7fff0ffffffff00ff000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -146,7 +172,7 @@ impl OpMov {
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         let mask: u32 = bits(w, 72, 4) as u32;
         let o = Self { d, b, mask };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff0ffffffff00ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff0ffffffff00ff000000)))
     }
     /// Form `r`'s fields (isa-spec/spec/ops/move/mov.toml:60; form at isa-spec/spec/ops/move/mov.toml:64).
     #[inline(always)]
@@ -185,9 +211,7 @@ impl OpMov {
         let op = Self { d, b, mask };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(&reuse_marks, form, &[("b", &[18, 0, 0, 0, 18, 0])]);
-        let raw = form
-            .map_or(0, |f| [0, 0, 0, 0x80000000000000000000000, 0, 0][f as usize]);
-        parsed(op, line, ctrl, raw)
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

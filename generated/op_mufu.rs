@@ -271,8 +271,13 @@ impl OpMufu {
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0x308 | (c.raw & 0x1fff7ff00ff0fffff00ff000000)
-            | self.encode_e2(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                107 => 0x100000000000000000000,
+                _ => 0,
+            };
+            0x308 | (c.raw & 0x1fff7ff00ff0fffff00ff000000 & !strict) | (0 & strict)
+        } | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
@@ -284,8 +289,13 @@ impl OpMufu {
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x908 | (c.raw & 0x1fff7ff00ff00000000ff000000)
-            | self.encode_e2(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                107 => 0x100000000000000000000,
+                _ => 0,
+            };
+            0x908 | (c.raw & 0x1fff7ff00ff00000000ff000000 & !strict) | (0 & strict)
+        } | self.encode_e2(sm, c)?;
         w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
@@ -306,8 +316,14 @@ impl OpMufu {
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000d08
-            | (c.raw & 0x1fff7ff00ff0fffff00ff000000) | self.encode_e2(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                107 => 0x100000000000000000000,
+                _ => 0,
+            };
+            0x80000000000000000000d08 | (c.raw & 0x1fff7ff00ff0fffff00ff000000 & !strict)
+                | (0 & strict)
+        } | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;

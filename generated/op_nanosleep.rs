@@ -164,24 +164,39 @@ impl OpNanosleep {
     /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/control/nanosleep.toml:76; form at isa-spec/spec/ops/control/nanosleep.toml:54).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x35d | (c.raw & 0x1fff81fffffffffff00ffff0000)
-            | self.encode_e2(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x35d | (c.raw & 0x1fff81fffffffffff00ffff0000 & !strict) | (0 & strict)
+        } | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/control/nanosleep.toml:76; form at isa-spec/spec/ops/control/nanosleep.toml:54).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x95d | (c.raw & 0x1fff81fffff00000000ffff0000)
-            | self.encode_e2(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x95d | (c.raw & 0x1fff81fffff00000000ffff0000 & !strict) | (0 & strict)
+        } | self.encode_e2(sm, c)?;
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/control/nanosleep.toml:76; form at isa-spec/spec/ops/control/nanosleep.toml:54).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xb5d | (c.raw & 0x1fff81ffffff80000ffffff0000)
-            | self.encode_e2(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xb5d | (c.raw & 0x1fff81ffffff80000ffffff0000 & !strict) | (0 & strict)
+        } | self.encode_e2(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
@@ -189,8 +204,8 @@ impl OpNanosleep {
     /// Form `rur` on SM [75] (isa-spec/spec/ops/control/nanosleep.toml:76; form at isa-spec/spec/ops/control/nanosleep.toml:54).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0xd5d | (c.raw & 0x1fff81fffffffffff00ffff0000)
-            | self.encode_e2(sm, c)?;
+        let mut w: u128 = 0x80000000000000000000d5d
+            | (c.raw & 0x1fff01fffffffffff00ffff0000) | self.encode_e2(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
@@ -324,7 +339,7 @@ impl OpNanosleep {
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff81fffffffffff00ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01fffffffffff00ffff0000)))
     }
     /// Parse one tokenized line of syntax `NANOSLEEP` (isa-spec/spec/ops/control/nanosleep.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -346,17 +361,7 @@ impl OpNanosleep {
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
         asm_try!(at.finish(& ["cond", "b"]));
         let op = Self { cond, b, rand, warp, syncs };
-        let form = op.form_id(sm);
-        let raw = form
-            .map_or(
-                0,
-                |f| {
-                    [
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80000000000000000000000,
-                    ][f as usize]
-                },
-            );
-        parsed(op, line, 0, raw)
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

@@ -43,7 +43,15 @@ impl OpNop {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier trig", self.trig == false, sm)?;
         only_default(Self::NAME, "modifier code", self.code == 0u32, sm)?;
-        let mut w: u128 = 0x918 | (c.raw & 0x1ffffffffffffffffffffff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0x918 | (c.raw & 0x1ffffffffffffffffffffff0000 & !strict) | (0 & strict)
+        };
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/nop.toml:32; form at isa-spec/spec/ops/control/nop.toml:32).

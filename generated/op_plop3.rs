@@ -79,15 +79,21 @@ impl OpPlop3 {
     /// Form `p` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3.toml:62; form at isa-spec/spec/ops/alu/plop3.toml:67).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x81c | (c.raw & 0x1fff8000008ffffffffff000000)
-            | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120
+                | 121 => 0x80000080000000000000000,
+                _ => 0,
+            };
+            0x81c | (c.raw & 0x1fff8000008ffffffffff000000 & !strict) | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 68;
         Ok(w)
     }
     /// Form `u` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3.toml:62; form at isa-spec/spec/ops/alu/plop3.toml:67).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x81c | (c.raw & 0x1fff8000008ffffffffff000000)
+        let mut w: u128 = 0x8000000000000081c | (c.raw & 0x1fff0000000ffffffffff000000)
             | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UPred, 3u32, sm)? << 68;
         Ok(w)
@@ -127,7 +133,7 @@ impl OpPlop3 {
         let mut o = Self::fields_e0(w, sm)?;
         o.c = Src::reg(reg_below(RegFile::UPred, bits(w, 68, 3), 7)?)
             .with_not(bit(w, 71));
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff8000008ffffffffff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0000000ffffffffff000000)))
     }
     /// Parse one tokenized line of syntax `PLOP3.LUT` (isa-spec/spec/ops/alu/plop3.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -153,9 +159,7 @@ impl OpPlop3 {
             lut0,
             lut1,
         };
-        let form = op.form_id(sm);
-        let raw = form.map_or(0, |f| [0, 0x80000000000000000][f as usize]);
-        parsed(op, line, 0, raw)
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op

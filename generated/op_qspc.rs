@@ -108,7 +108,13 @@ impl OpQspc {
             }
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
-        let mut w: u128 = 0x1aa | (c.raw & 0x1fffbf1f8ff000000ff00000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x1aa | (c.raw & 0x1fffbf1f8ff000000ff00000000 & !strict) | (0 & strict)
+        };
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;

@@ -41,7 +41,15 @@ impl OpS2r {
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/s2r.toml:18; form at isa-spec/spec/ops/system/s2r.toml:18).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        let mut w: u128 = 0x919 | (c.raw & 0x1ffffff00ffffffffffff000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121 => {
+                    0x80000000000000000000000
+                }
+                _ => 0,
+            };
+            0x919 | (c.raw & 0x1ffffff00ffffffffffff000000 & !strict) | (0 & strict)
+        };
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.sr.index() as u128) << 72;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)

@@ -21,15 +21,15 @@ pub struct OpStg {
     pub e: MemAddrExt,
     /// Modifier. Width of the base register a. (isa-spec/spec/ops/memory/stg.toml:59)
     pub awidth: MemAddrWidth,
-    /// Modifier. How the address uses ua. (isa-spec/spec/ops/memory/stg.toml:65)
+    /// Modifier. How the address uses ua. (isa-spec/spec/ops/memory/stg.toml:66)
     pub amode: MemAddrMode,
-    /// Modifier. Global (STG) or generic (ST) address; the runner treats both as global memory. (isa-spec/spec/ops/memory/stg.toml:71)
+    /// Modifier. Global (STG) or generic (ST) address; the runner treats both as global memory. (isa-spec/spec/ops/memory/stg.toml:72)
     pub space: AddrSpace,
-    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:76)
+    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:77)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:80)
+    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:81)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:84)
+    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:85)
     pub sem: MemSem,
 }
 op_fields!(OpStg, [a, b, ua, p], []);
@@ -52,39 +52,37 @@ impl OpStg {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:84).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:85).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:80).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:81).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:65).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:66).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:59).
-    const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("0 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:65).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:66).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 4 -");
     /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:59).
-    const AWIDTH_CODES1: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:76).
+    const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:77).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:84).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:85).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:65).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:66).
     const AMODE_CODES2: [u16; MemAddrMode::COUNT] = codes("- 0 1");
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:71).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:72).
     const SPACE_CODES0: [u16; AddrSpace::COUNT] = codes("2 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:84).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:85).
     const SEM_CODES2: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b - - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - - - d e f",
     );
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:71).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:72).
     const SPACE_CODES1: [u16; AddrSpace::COUNT] = codes("- 1");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:80).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:81).
     const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 - - 2 3");
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:71).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:72).
     const SPACE_CODES2: [u16; AddrSpace::COUNT] = codes("- 5");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -222,7 +220,7 @@ impl OpStg {
             || (matches!(self.amode, MemAddrMode::Reg | MemAddrMode::Desc)
                 && matches!(self.awidth, MemAddrWidth::None | MemAddrWidth::B64)))
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/stg.toml:113; form at isa-spec/spec/ops/memory/stg.toml:113).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/stg.toml:114; form at isa-spec/spec/ops/memory/stg.toml:114).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -245,9 +243,21 @@ impl OpStg {
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier awidth",
+            self.awidth == MemAddrWidth::None,
+            sm,
+        )?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        let mut w: u128 = 0x1000000000000000186
-            | (c.raw & 0x1fffb8e00ff0000000000ff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x1000000000000000186 | (c.raw & 0x1ffff8e00ff0000000000ff0000 & !strict)
+                | (0 & strict)
+        };
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -255,10 +265,9 @@ impl OpStg {
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
-        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/stg.toml:169; form at isa-spec/spec/ops/memory/stg.toml:169).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/stg.toml:170; form at isa-spec/spec/ops/memory/stg.toml:170).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -292,10 +301,10 @@ impl OpStg {
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
-        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/stg.toml:193; form at isa-spec/spec/ops/memory/stg.toml:193).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/stg.toml:195; form at isa-spec/spec/ops/memory/stg.toml:195).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -318,9 +327,15 @@ impl OpStg {
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier awidth",
+            self.awidth == MemAddrWidth::None,
+            sm,
+        )?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0x1000000000000000186
-            | (c.raw & 0x1fff38e10ff0000000000ff0000);
+            | (c.raw & 0x1fff78e10ff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -328,10 +343,9 @@ impl OpStg {
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
-        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/stg.toml:245; form at isa-spec/spec/ops/memory/stg.toml:245).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/stg.toml:247; form at isa-spec/spec/ops/memory/stg.toml:247).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -355,12 +369,12 @@ impl OpStg {
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         let mut w: u128 = 0x80001000000000000000984
-            | (c.raw & 0x1dff38e00000000000000ff0000);
+            | (c.raw & 0x1dff38e00c00000000000ff0000);
         w |= code_of(&[2, 1], self.space.index()) << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
         w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         {
             let v: u128 = code_of(&[1, 0, 3], self.amode.index());
@@ -369,10 +383,10 @@ impl OpStg {
         }
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
-        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/stg.toml:273; form at isa-spec/spec/ops/memory/stg.toml:273).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/stg.toml:277; form at isa-spec/spec/ops/memory/stg.toml:277).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -396,17 +410,17 @@ impl OpStg {
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         let mut w: u128 = 0x80001000000000000000984
-            | (c.raw & 0x1fff38e00000000000000ff0000);
+            | (c.raw & 0x1fff38e00c00000000000ff0000);
         w |= code_of(&[2, 1], self.space.index()) << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
         w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 76;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
-        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000
             && w & 0x40010000000000000000000 == 0x40000000000000000000000
@@ -422,7 +436,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:289; form at isa-spec/spec/ops/memory/stg.toml:289).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:293; form at isa-spec/spec/ops/memory/stg.toml:293).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -456,7 +470,7 @@ impl OpStg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 76;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES2, sm)? << 77;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
-        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000
             && w & 0x40010000000000000000000 == 0x40000000000000000000000
@@ -472,7 +486,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:303; form at isa-spec/spec/ops/memory/stg.toml:303).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:309; form at isa-spec/spec/ops/memory/stg.toml:309).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -496,17 +510,17 @@ impl OpStg {
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         let mut w: u128 = 0x80001000000000000000984
-            | (c.raw & 0x1fff38e00000000000000ff0000);
+            | (c.raw & 0x1fff38e00c00000000000ff0000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES1, sm)? << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
         w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 76;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
-        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000
             && w & 0x40010000000000000000000 == 0x40000000000000000000000
@@ -522,7 +536,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:311; form at isa-spec/spec/ops/memory/stg.toml:311).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:317; form at isa-spec/spec/ops/memory/stg.toml:317).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -545,9 +559,15 @@ impl OpStg {
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier awidth",
+            self.awidth == MemAddrWidth::None,
+            sm,
+        )?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0x1000000000000000186
-            | (c.raw & 0x1fff38e10ff0000000000ff0000);
+            | (c.raw & 0x1fff78e10ff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -555,10 +575,9 @@ impl OpStg {
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES2, sm)? << 77;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
-        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/stg.toml:327; form at isa-spec/spec/ops/memory/stg.toml:327).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/stg.toml:333; form at isa-spec/spec/ops/memory/stg.toml:333).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -581,8 +600,20 @@ impl OpStg {
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
-        let mut w: u128 = 0x1000000000000000184
-            | (c.raw & 0x1fffb8e00000000000000ff0000);
+        only_default(
+            Self::NAME,
+            "modifier awidth",
+            self.awidth == MemAddrWidth::None,
+            sm,
+        )?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x1000000000000000184 | (c.raw & 0x1ffff8e00000000000000ff0000 & !strict)
+                | (0 & strict)
+        };
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES1, sm)? << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
@@ -591,10 +622,9 @@ impl OpStg {
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
-        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:343; form at isa-spec/spec/ops/memory/stg.toml:343).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:349; form at isa-spec/spec/ops/memory/stg.toml:349).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -617,8 +647,14 @@ impl OpStg {
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier awidth",
+            self.awidth == MemAddrWidth::None,
+            sm,
+        )?;
         let mut w: u128 = 0x1000000000000000184
-            | (c.raw & 0x1fff38e10000000000000ff0000);
+            | (c.raw & 0x1fff78e10000000000000ff0000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES1, sm)? << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
@@ -627,10 +663,9 @@ impl OpStg {
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
-        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:362; form at isa-spec/spec/ops/memory/stg.toml:362).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:368; form at isa-spec/spec/ops/memory/stg.toml:368).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -670,7 +705,7 @@ impl OpStg {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:395; form at isa-spec/spec/ops/memory/stg.toml:395).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:401; form at isa-spec/spec/ops/memory/stg.toml:401).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -711,7 +746,7 @@ impl OpStg {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:113; form at isa-spec/spec/ops/memory/stg.toml:113).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:114; form at isa-spec/spec/ops/memory/stg.toml:114).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -720,10 +755,7 @@ impl OpStg {
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let e: MemAddrExt = MemAddrExt::E;
-        let awidth: MemAddrWidth = match bits(w, 90, 1) {
-            0 => MemAddrWidth::None,
-            _ => return None,
-        };
+        let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = match bits(w, 9, 3) {
             1 => MemAddrMode::Reg,
             _ => return None,
@@ -793,9 +825,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffb8e00ff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:169; form at isa-spec/spec/ops/memory/stg.toml:169).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:170; form at isa-spec/spec/ops/memory/stg.toml:170).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -884,7 +916,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:193; form at isa-spec/spec/ops/memory/stg.toml:193).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:195; form at isa-spec/spec/ops/memory/stg.toml:195).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -893,10 +925,7 @@ impl OpStg {
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let e: MemAddrExt = MemAddrExt::E;
-        let awidth: MemAddrWidth = match bits(w, 90, 1) {
-            0 => MemAddrWidth::None,
-            _ => return None,
-        };
+        let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = match bits(w, 9, 3) {
             1 => MemAddrMode::Reg,
             _ => return None,
@@ -957,14 +986,14 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e10ff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:245; form at isa-spec/spec/ops/memory/stg.toml:245).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:247; form at isa-spec/spec/ops/memory/stg.toml:247).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 63)?);
+        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 6), 63)?);
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let e: MemAddrExt = MemAddrExt::E;
@@ -1039,9 +1068,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff38e00000000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff38e00c00000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:273; form at isa-spec/spec/ops/memory/stg.toml:273).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:277; form at isa-spec/spec/ops/memory/stg.toml:277).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1051,7 +1080,7 @@ impl OpStg {
         }
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 63)?);
+        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 6), 63)?);
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let e: MemAddrExt = MemAddrExt::E;
@@ -1125,9 +1154,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00c00000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:289; form at isa-spec/spec/ops/memory/stg.toml:289).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:293; form at isa-spec/spec/ops/memory/stg.toml:293).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1212,7 +1241,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:303; form at isa-spec/spec/ops/memory/stg.toml:303).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:309; form at isa-spec/spec/ops/memory/stg.toml:309).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1222,7 +1251,7 @@ impl OpStg {
         }
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 255)?);
+        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 6), 255)?);
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let e: MemAddrExt = MemAddrExt::E;
@@ -1295,9 +1324,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00c00000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:311; form at isa-spec/spec/ops/memory/stg.toml:311).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:317; form at isa-spec/spec/ops/memory/stg.toml:317).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1306,10 +1335,7 @@ impl OpStg {
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let e: MemAddrExt = MemAddrExt::E;
-        let awidth: MemAddrWidth = match bits(w, 90, 1) {
-            0 => MemAddrWidth::None,
-            _ => return None,
-        };
+        let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = match bits(w, 9, 3) {
             1 => MemAddrMode::Reg,
             _ => return None,
@@ -1370,9 +1396,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e10ff0000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:327; form at isa-spec/spec/ops/memory/stg.toml:327).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:333; form at isa-spec/spec/ops/memory/stg.toml:333).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1381,10 +1407,7 @@ impl OpStg {
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
         let e: MemAddrExt = MemAddrExt::E;
-        let awidth: MemAddrWidth = match bits(w, 90, 1) {
-            0 => MemAddrWidth::None,
-            _ => return None,
-        };
+        let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = match bits(w, 9, 3) {
             1 => MemAddrMode::Reg,
             _ => return None,
@@ -1457,9 +1480,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffb8e00000000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:343; form at isa-spec/spec/ops/memory/stg.toml:343).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:349; form at isa-spec/spec/ops/memory/stg.toml:349).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1468,10 +1491,7 @@ impl OpStg {
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
         let e: MemAddrExt = MemAddrExt::E;
-        let awidth: MemAddrWidth = match bits(w, 90, 1) {
-            0 => MemAddrWidth::None,
-            _ => return None,
-        };
+        let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = match bits(w, 9, 3) {
             1 => MemAddrMode::Reg,
             _ => return None,
@@ -1535,9 +1555,9 @@ impl OpStg {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e10000000000000ff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:362; form at isa-spec/spec/ops/memory/stg.toml:362).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:368; form at isa-spec/spec/ops/memory/stg.toml:368).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1590,7 +1610,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:395; form at isa-spec/spec/ops/memory/stg.toml:395).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:401; form at isa-spec/spec/ops/memory/stg.toml:401).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1646,7 +1666,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `STG` (isa-spec/spec/ops/memory/stg.toml:88); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `STG` (isa-spec/spec/ops/memory/stg.toml:89); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let (rest, spelled) = strip_which_mnemonic(&line.parts, &[&["STG"], &["ST"]])?;
         let mut cur = 0usize;
@@ -1765,7 +1785,7 @@ impl OpStg {
         Ok((FoldOut::new(&[]), None))
     }
 }
-/// Spec: isa-spec/spec/ops/memory/stg.toml:99.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:100.
 impl MemOp for OpStg {
     /// The memory access (`[memory]` in isa-spec/spec/ops/memory/stg.toml).
     fn mem_access(&self) -> Option<MemAccess> {
@@ -1842,7 +1862,7 @@ impl Forms for OpStg {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/stg.toml:88.
+    /// Spec: isa-spec/spec/ops/memory/stg.toml:89.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

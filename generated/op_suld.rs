@@ -207,7 +207,13 @@ impl OpSuld {
         only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
         only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
         only_default(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
-        let mut w: u128 = 0x990 | (c.raw & 0x1ffff80000007ffffff00000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x990 | (c.raw & 0x1ffff80000007ffffff00000000 & !strict) | (0 & strict)
+        };
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -251,7 +257,13 @@ impl OpSuld {
         only_default(Self::NAME, "modifier ba", self.ba == false, sm)?;
         only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
         only_default(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
-        let mut w: u128 = 0x990 | (c.raw & 0x1ffff80000007ffffff00000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x990 | (c.raw & 0x1ffff80000007ffffff00000000 & !strict) | (0 & strict)
+        };
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;

@@ -89,7 +89,13 @@ impl OpSuldB {
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
-        let mut w: u128 = 0xb90 | (c.raw & 0x1ffff8000ff000000ff00000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xb90 | (c.raw & 0x1ffff8000ff000000ff00000000 & !strict) | (0 & strict)
+        };
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -121,7 +127,13 @@ impl OpSuldB {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier ba", self.ba == false, sm)?;
         only_default(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
-        let mut w: u128 = 0xb90 | (c.raw & 0x1ffff8000ff000000ff00000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xb90 | (c.raw & 0x1ffff8000ff000000ff00000000 & !strict) | (0 & strict)
+        };
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;

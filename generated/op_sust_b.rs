@@ -96,7 +96,13 @@ impl OpSustB {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
-        let mut w: u128 = 0xb90 | (c.raw & 0x1ffff8e00ff0000000000ff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xb90 | (c.raw & 0x1ffff8e00ff0000000000ff0000 & !strict) | (0 & strict)
+        };
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -128,7 +134,13 @@ impl OpSustB {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier ba", self.ba == false, sm)?;
         only_default(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
-        let mut w: u128 = 0xb90 | (c.raw & 0x1ffff8e00ff0000000000ff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xb90 | (c.raw & 0x1ffff8e00ff0000000000ff0000 & !strict) | (0 & strict)
+        };
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;

@@ -73,7 +73,14 @@ impl OpTmmlB {
             sm,
         )?;
         only_default(Self::NAME, "modifier lod", self.lod == TmmlLod::Lod, sm)?;
-        let mut w: u128 = 0x80000000000036a | (c.raw & 0x1fffbffd00017ffff0000000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x80000000000036a | (c.raw & 0x1fffbffd00017ffff0000000000 & !strict)
+                | (0 & strict)
+        };
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;

@@ -59,7 +59,16 @@ impl OpTxqB {
             self.bindless == TexBindless::B,
             sm,
         )?;
-        let mut w: u128 = 0x370 | (c.raw & 0x1fffbfff0003fffffff00000000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                70 | 72 => 0x800000000000000,
+                75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000800000000000000,
+                100 | 101 | 103 | 110 | 120 | 121 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x370 | (c.raw & 0x1fffbfff0003fffffff00000000 & !strict)
+                | (0x800000000000000 & strict)
+        };
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= (self.query.index() as u128) << 62;

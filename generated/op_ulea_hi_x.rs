@@ -131,8 +131,14 @@ impl OpUleaHiX {
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier sx32", self.sx32 == false, sm)?;
-        let mut w: u128 = 0x80104000000000000000491
-            | (c.raw & 0x1fff07002c000000000c0c00000) | self.encode_e0(sm, c)?;
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x2000000000000000000,
+                _ => 0,
+            };
+            0x80104000000000000000491 | (c.raw & 0x1fff07002c000000000c0c00000 & !strict)
+                | (0 & strict)
+        } | self.encode_e0(sm, c)?;
         w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)

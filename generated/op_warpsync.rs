@@ -80,7 +80,13 @@ impl OpWarpsync {
         only_default(Self::NAME, "modifier exclusive", self.exclusive == false, sm)?;
         only_default(Self::NAME, "modifier collective", self.collective == false, sm)?;
         only_default(Self::NAME, "modifier target", self.target == 0i64, sm)?;
-        let mut w: u128 = 0x348 | (c.raw & 0x1fff87fffffffffff00ffff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x348 | (c.raw & 0x1fff87fffffffffff00ffff0000 & !strict) | (0 & strict)
+        };
         w |= src_field(Self::NAME, "mask", &self.mask, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
@@ -108,7 +114,13 @@ impl OpWarpsync {
         only_default(Self::NAME, "modifier exclusive", self.exclusive == false, sm)?;
         only_default(Self::NAME, "modifier collective", self.collective == false, sm)?;
         only_default(Self::NAME, "modifier target", self.target == 0i64, sm)?;
-        let mut w: u128 = 0x948 | (c.raw & 0x1fff87fffff00000000ffff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0x948 | (c.raw & 0x1fff87fffff00000000ffff0000 & !strict) | (0 & strict)
+        };
         w |= imm_src_field(Self::NAME, "mask", &self.mask, 32u32, 0u32, false)? << 32;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
@@ -122,7 +134,13 @@ impl OpWarpsync {
         only_default(Self::NAME, "modifier exclusive", self.exclusive == false, sm)?;
         only_default(Self::NAME, "modifier collective", self.collective == false, sm)?;
         only_default(Self::NAME, "modifier target", self.target == 0i64, sm)?;
-        let mut w: u128 = 0xb48 | (c.raw & 0x1fff87ffffff80000ffffff0000);
+        let mut w: u128 = {
+            let strict: u128 = match sm {
+                75 | 80 | 86 | 87 | 88 | 89 => 0x80000000000000000000000,
+                _ => 0,
+            };
+            0xb48 | (c.raw & 0x1fff87ffffff80000ffffff0000 & !strict) | (0 & strict)
+        };
         w |= cbuf_offset_field(Self::NAME, "mask", &self.mask, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "mask", &self.mask, 5u32)? << 54;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
