@@ -34457,7 +34457,7 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "stg", "fixed", 6, Sm70, [100, 101, 103, 107, 110, 120, 121],
         0x80001000000000000000ffc, 0x80001000000000000000984,
-        0x1fff38e00c00000000000ff0000, 0, [GPR, GPR, UGPR, NONE]
+        0x1fff38e00000000000000ff0000, 0, [GPR, GPR, UGPR, NONE]
     ),
     form_info!(
         "stg", "fixed", 7, Sm70, [100, 101, 103, 107, 110, 120, 121],
