@@ -2769,6 +2769,18 @@ pub enum MemWidth64 {
     B64,
 }
 enum_tables!(MemWidth64, 8, [B64], ["b64"], [".64"], {});
+/// SM70..SM75 LDG/LD `.ZD` (bit 87): the predicate result at 81..84 is
+/// printed even at PT (`LDG.E.64.SYS.ZD PT, R2, [R24+0x8]`); LD prints its
+/// predicate result only with it (nvdisasm ignores 81..84 without it).
+///
+/// Spec: isa-spec/spec/enums/mem_zd.toml:1 (enum `mem_zd`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MemZd {
+    #[default]
+    None,
+    Zd,
+}
+enum_tables!(MemZd, 8, [None, Zd], ["none", "zd"], ["", ".ZD"], {});
 /// MEMBAR's cache invalidation on SM50..SM62 (bits 0..2): none, .IVALLD, .IVALLT, .IVALLTD.
 ///
 /// Spec: isa-spec/spec/enums/membar_ival.toml:1 (enum `membar_ival`).
@@ -6230,7 +6242,7 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
 fn decode_sm50_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6245,7 +6257,7 @@ fn decode_sm50_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6260,7 +6272,7 @@ fn decode_sm50_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6275,7 +6287,7 @@ fn decode_sm50_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6290,7 +6302,7 @@ fn decode_sm50_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6305,7 +6317,7 @@ fn decode_sm50_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6320,7 +6332,7 @@ fn decode_sm50_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6335,7 +6347,7 @@ fn decode_sm50_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6350,7 +6362,7 @@ fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6365,7 +6377,7 @@ fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6380,7 +6392,7 @@ fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6399,7 +6411,7 @@ fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6426,7 +6438,7 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6449,7 +6461,7 @@ fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6512,7 +6524,7 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6571,7 +6583,7 @@ fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6694,7 +6706,7 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6709,7 +6721,7 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6728,7 +6740,7 @@ fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6743,7 +6755,7 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6766,7 +6778,7 @@ fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6785,7 +6797,7 @@ fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6840,7 +6852,7 @@ fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6963,7 +6975,7 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6978,7 +6990,7 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7025,7 +7037,7 @@ fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7044,7 +7056,7 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7063,7 +7075,7 @@ fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7110,7 +7122,7 @@ fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7181,7 +7193,7 @@ fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7200,7 +7212,7 @@ fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7227,7 +7239,7 @@ fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7250,7 +7262,7 @@ fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7321,7 +7333,7 @@ fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7448,7 +7460,7 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7483,7 +7495,7 @@ fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7498,7 +7510,7 @@ fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7513,7 +7525,7 @@ fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7532,7 +7544,7 @@ fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7551,7 +7563,7 @@ fn decode_sm50_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7566,7 +7578,7 @@ fn decode_sm50_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7585,7 +7597,7 @@ fn decode_sm50_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7604,7 +7616,7 @@ fn decode_sm50_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7623,7 +7635,7 @@ fn decode_sm50_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7642,7 +7654,7 @@ fn decode_sm50_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7657,7 +7669,7 @@ fn decode_sm50_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7680,7 +7692,7 @@ fn decode_sm50_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7739,7 +7751,7 @@ fn decode_sm50_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7790,7 +7802,7 @@ fn decode_sm50_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7857,7 +7869,7 @@ fn decode_sm50_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7924,7 +7936,7 @@ fn decode_sm50_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8011,7 +8023,7 @@ fn decode_sm50_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8082,7 +8094,7 @@ fn decode_sm50_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8101,7 +8113,7 @@ fn decode_sm50_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8140,7 +8152,7 @@ fn decode_sm50_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8175,7 +8187,7 @@ fn decode_sm50_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8282,7 +8294,7 @@ fn decode_sm50_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8297,7 +8309,7 @@ fn decode_sm50_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8320,7 +8332,7 @@ fn decode_sm50_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8347,7 +8359,7 @@ fn decode_sm50_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfff8000000000000 == 0xeed0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpLdg, 12 > (w, sm)
+        61 | 62) => decode_form:: < OpLdg, 15 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0xeed8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -8371,7 +8383,7 @@ fn decode_sm50_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8466,7 +8478,7 @@ fn decode_sm50_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8549,7 +8561,7 @@ fn decode_sm50_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8564,7 +8576,7 @@ fn decode_sm50_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8579,7 +8591,7 @@ fn decode_sm50_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8857,7 +8869,7 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
 fn print_sm50_arm1(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -8872,7 +8884,7 @@ fn print_sm50_arm2(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -8887,7 +8899,7 @@ fn print_sm50_arm3(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -8902,7 +8914,7 @@ fn print_sm50_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -8917,7 +8929,7 @@ fn print_sm50_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -8932,7 +8944,7 @@ fn print_sm50_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -8947,7 +8959,7 @@ fn print_sm50_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -8962,7 +8974,7 @@ fn print_sm50_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -8977,7 +8989,7 @@ fn print_sm50_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -8992,7 +9004,7 @@ fn print_sm50_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9007,7 +9019,7 @@ fn print_sm50_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9026,7 +9038,7 @@ fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9053,7 +9065,7 @@ fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9076,7 +9088,7 @@ fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9139,7 +9151,7 @@ fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9198,7 +9210,7 @@ fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9321,7 +9333,7 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9336,7 +9348,7 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9355,7 +9367,7 @@ fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9370,7 +9382,7 @@ fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9393,7 +9405,7 @@ fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9412,7 +9424,7 @@ fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9467,7 +9479,7 @@ fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9590,7 +9602,7 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9605,7 +9617,7 @@ fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9652,7 +9664,7 @@ fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9671,7 +9683,7 @@ fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9690,7 +9702,7 @@ fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9737,7 +9749,7 @@ fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9808,7 +9820,7 @@ fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9827,7 +9839,7 @@ fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9854,7 +9866,7 @@ fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9877,7 +9889,7 @@ fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9948,7 +9960,7 @@ fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10075,7 +10087,7 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10110,7 +10122,7 @@ fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10125,7 +10137,7 @@ fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10140,7 +10152,7 @@ fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10159,7 +10171,7 @@ fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10178,7 +10190,7 @@ fn print_sm50_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10193,7 +10205,7 @@ fn print_sm50_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10212,7 +10224,7 @@ fn print_sm50_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10231,7 +10243,7 @@ fn print_sm50_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10250,7 +10262,7 @@ fn print_sm50_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10269,7 +10281,7 @@ fn print_sm50_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10284,7 +10296,7 @@ fn print_sm50_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10307,7 +10319,7 @@ fn print_sm50_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10366,7 +10378,7 @@ fn print_sm50_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10417,7 +10429,7 @@ fn print_sm50_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10484,7 +10496,7 @@ fn print_sm50_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10551,7 +10563,7 @@ fn print_sm50_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10638,7 +10650,7 @@ fn print_sm50_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10709,7 +10721,7 @@ fn print_sm50_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10728,7 +10740,7 @@ fn print_sm50_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10767,7 +10779,7 @@ fn print_sm50_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10802,7 +10814,7 @@ fn print_sm50_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10909,7 +10921,7 @@ fn print_sm50_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10924,7 +10936,7 @@ fn print_sm50_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10947,7 +10959,7 @@ fn print_sm50_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10974,7 +10986,7 @@ fn print_sm50_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfff8000000000000 == 0xeed0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpLdg, 12 > (w, sm, at, out)
+        61 | 62) => print_form_bundled:: < OpLdg, 15 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0xeed8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -10998,7 +11010,7 @@ fn print_sm50_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -11093,7 +11105,7 @@ fn print_sm50_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -11176,7 +11188,7 @@ fn print_sm50_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -11191,7 +11203,7 @@ fn print_sm50_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -11206,7 +11218,7 @@ fn print_sm50_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -11901,32 +11913,40 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
 );
 fn decode_sm70_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x880010f00000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
-        return decode_form:: < OpLdg, 5 > (w, sm)
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        decode_form:: < OpLdg, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        return decode_form:: < OpLdg, 6 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x88e010f00000000000001ff == 0xe01000000000000000181 && matches!(sm, 75) =>
+        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 75) =>
         decode_form:: < OpLdg, 0 > (w, sm)
     );
     try_form!(
-        w & 0x88e010f00000000000001ff == 0x80e01000000000000000181 && matches!(sm, 75) =>
+        w & 0x800010000000000000001ff == 0x80001000000000000000181 && matches!(sm, 75) =>
         decode_form:: < OpLdg, 2 > (w, sm)
     );
     try_form!(
-        w & 0x80e010f00000000000001ff == 0xe01000000000000000181 && matches!(sm, 80 | 86
-        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
         OpLdg, 3 > (w, sm)
     );
     try_form!(
-        w & 0x880010f00000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        w & 0x10000000000000001ff == 0x1000000000000000181 && matches!(sm, 70 | 72) =>
+        decode_form:: < OpLdg, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
         decode_form:: < OpLdg, 5 > (w, sm)
     );
     try_form!(
-        w & 0x8e010000000000000001ff == 0xe01000000000000000181 && matches!(sm, 70 | 72)
-        => return decode_form:: < OpLdg, 1 > (w, sm)
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        return decode_form:: < OpLdg, 6 > (w, sm)
     );
     None
 }
@@ -16900,82 +16920,106 @@ fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80010f0000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
-        decode_form:: < OpLdg, 6 > (w, sm)
-    );
-    try_form!(
-        w & 0x800010f0000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
+        w & 0x80001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpLdg, 8 > (w, sm)
+        OpLdg, 11 > (w, sm)
     );
     try_form!(
-        w & 0x800010f0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
-        86 | 87 | 88 | 89) => decode_form:: < OpLdg, 9 > (w, sm)
+        w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
+        86 | 87 | 88 | 89) => decode_form:: < OpLdg, 12 > (w, sm)
     );
     try_form!(
-        w & 0x800010f0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 10 > (w, sm)
+        w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90 |
+        100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 13 > (w, sm)
     );
     try_form!(
-        w & 0x880010f00000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        decode_form:: < OpLdg, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        decode_form:: < OpLdg, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
+        decode_form:: < OpLdg, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
+        decode_form:: < OpLdg, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
         decode_form:: < OpLdg, 5 > (w, sm)
     );
     try_form!(
-        w & 0x8001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
-        return decode_form:: < OpLdg, 7 > (w, sm)
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        return decode_form:: < OpLdg, 6 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80e010f0000000000000fff == 0x80e01000000000000000981 && matches!(sm, 80 |
+        w & 0x80001000000000000000fff == 0x80001000000000000000981 && matches!(sm, 80 |
         86 | 87 | 88 | 89) => decode_form:: < OpLdg, 4 > (w, sm)
     );
     try_form!(
-        w & 0x80e010f0000000000000fff == 0x80e01000000000000000981 && matches!(sm, 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 11 > (w, sm)
+        w & 0x80001000000000000000fff == 0x80001000000000000000981 && matches!(sm, 90 |
+        100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 14 > (w, sm)
     );
     try_form!(
-        w & 0x88e010f00000000000001ff == 0xe01000000000000000181 && matches!(sm, 75) =>
+        w & 0x80001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        OpLdg, 11 > (w, sm)
+    );
+    try_form!(
+        w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
+        86 | 87 | 88 | 89) => decode_form:: < OpLdg, 12 > (w, sm)
+    );
+    try_form!(
+        w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90 |
+        100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        decode_form:: < OpLdg, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        decode_form:: < OpLdg, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
+        decode_form:: < OpLdg, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
+        decode_form:: < OpLdg, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 75) =>
         decode_form:: < OpLdg, 0 > (w, sm)
     );
     try_form!(
-        w & 0x88e010f00000000000001ff == 0x80e01000000000000000181 && matches!(sm, 75) =>
+        w & 0x800010000000000000001ff == 0x80001000000000000000181 && matches!(sm, 75) =>
         decode_form:: < OpLdg, 2 > (w, sm)
     );
     try_form!(
-        w & 0x80e010f00000000000001ff == 0xe01000000000000000181 && matches!(sm, 80 | 86
-        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
         OpLdg, 3 > (w, sm)
     );
     try_form!(
-        w & 0x80010f0000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
-        decode_form:: < OpLdg, 6 > (w, sm)
+        w & 0x10000000000000001ff == 0x1000000000000000181 && matches!(sm, 70 | 72) =>
+        decode_form:: < OpLdg, 1 > (w, sm)
     );
     try_form!(
-        w & 0x800010f0000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpLdg, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0x800010f0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
-        86 | 87 | 88 | 89) => decode_form:: < OpLdg, 9 > (w, sm)
-    );
-    try_form!(
-        w & 0x800010f0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 10 > (w, sm)
-    );
-    try_form!(
-        w & 0x880010f00000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
         decode_form:: < OpLdg, 5 > (w, sm)
     );
     try_form!(
-        w & 0x8e010000000000000001ff == 0xe01000000000000000181 && matches!(sm, 70 | 72)
-        => decode_form:: < OpLdg, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0x8001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
-        return decode_form:: < OpLdg, 7 > (w, sm)
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        return decode_form:: < OpLdg, 6 > (w, sm)
     );
     None
 }
@@ -20751,32 +20795,40 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
 );
 fn print_sm70_arm1(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x880010f00000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
-        return print_form:: < OpLdg, 5 > (w, sm, at, out)
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        print_form:: < OpLdg, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        return print_form:: < OpLdg, 6 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm2(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x88e010f00000000000001ff == 0xe01000000000000000181 && matches!(sm, 75) =>
+        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 75) =>
         print_form:: < OpLdg, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x88e010f00000000000001ff == 0x80e01000000000000000181 && matches!(sm, 75) =>
+        w & 0x800010000000000000001ff == 0x80001000000000000000181 && matches!(sm, 75) =>
         print_form:: < OpLdg, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80e010f00000000000001ff == 0xe01000000000000000181 && matches!(sm, 80 | 86
-        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
         OpLdg, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x880010f00000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        w & 0x10000000000000001ff == 0x1000000000000000181 && matches!(sm, 70 | 72) =>
+        print_form:: < OpLdg, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
         print_form:: < OpLdg, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x8e010000000000000001ff == 0xe01000000000000000181 && matches!(sm, 70 | 72)
-        => return print_form:: < OpLdg, 1 > (w, sm, at, out)
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        return print_form:: < OpLdg, 6 > (w, sm, at, out)
     );
     None
 }
@@ -25831,85 +25883,109 @@ fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80010f0000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
-        print_form:: < OpLdg, 6 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x800010f0000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
+        w & 0x80001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpLdg, 8 > (w, sm, at, out)
+        OpLdg, 11 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010f0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
-        86 | 87 | 88 | 89) => print_form:: < OpLdg, 9 > (w, sm, at, out)
+        w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
+        86 | 87 | 88 | 89) => print_form:: < OpLdg, 12 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010f0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLdg, 10 > (w, sm,
+        w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90 |
+        100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLdg, 13 > (w, sm,
         at, out)
     );
     try_form!(
-        w & 0x880010f00000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        print_form:: < OpLdg, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        print_form:: < OpLdg, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
+        print_form:: < OpLdg, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
+        print_form:: < OpLdg, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
         print_form:: < OpLdg, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x8001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
-        return print_form:: < OpLdg, 7 > (w, sm, at, out)
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        return print_form:: < OpLdg, 6 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80e010f0000000000000fff == 0x80e01000000000000000981 && matches!(sm, 80 |
+        w & 0x80001000000000000000fff == 0x80001000000000000000981 && matches!(sm, 80 |
         86 | 87 | 88 | 89) => print_form:: < OpLdg, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80e010f0000000000000fff == 0x80e01000000000000000981 && matches!(sm, 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLdg, 11 > (w, sm,
+        w & 0x80001000000000000000fff == 0x80001000000000000000981 && matches!(sm, 90 |
+        100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLdg, 14 > (w, sm,
         at, out)
     );
     try_form!(
-        w & 0x88e010f00000000000001ff == 0xe01000000000000000181 && matches!(sm, 75) =>
+        w & 0x80001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        OpLdg, 11 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
+        86 | 87 | 88 | 89) => print_form:: < OpLdg, 12 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90 |
+        100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLdg, 13 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        print_form:: < OpLdg, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        print_form:: < OpLdg, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
+        print_form:: < OpLdg, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
+        print_form:: < OpLdg, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 75) =>
         print_form:: < OpLdg, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x88e010f00000000000001ff == 0x80e01000000000000000181 && matches!(sm, 75) =>
+        w & 0x800010000000000000001ff == 0x80001000000000000000181 && matches!(sm, 75) =>
         print_form:: < OpLdg, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80e010f00000000000001ff == 0xe01000000000000000181 && matches!(sm, 80 | 86
-        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
         OpLdg, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80010f0000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
-        print_form:: < OpLdg, 6 > (w, sm, at, out)
+        w & 0x10000000000000001ff == 0x1000000000000000181 && matches!(sm, 70 | 72) =>
+        print_form:: < OpLdg, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010f0000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpLdg, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x800010f0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
-        86 | 87 | 88 | 89) => print_form:: < OpLdg, 9 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x800010f0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLdg, 10 > (w, sm,
-        at, out)
-    );
-    try_form!(
-        w & 0x880010f00000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
         print_form:: < OpLdg, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x8e010000000000000001ff == 0xe01000000000000000181 && matches!(sm, 70 | 72)
-        => print_form:: < OpLdg, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x8001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
-        return print_form:: < OpLdg, 7 > (w, sm, at, out)
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        return print_form:: < OpLdg, 6 > (w, sm, at, out)
     );
     None
 }
@@ -32891,73 +32967,87 @@ pub const FORMS: &[FormInfo] = &[
         0x800000000000000000007ac, 0x1fff7fef1fff800001f00000000, 0, [UGPR]
     ),
     form_info!(
-        "ldg", "fixed", 0, Sm70, [75], 0x88e010f00000000000001ff,
-        0xe01000000000000000181, 0x1fff30000c0000000ff00000000, 0, [GPR, NONE, NONE]
+        "ldg", "fixed", 0, Sm70, [75], 0x800010000000000000001ff, 0x1000000000000000181,
+        0x1fff30000c0000000ff00000000, 0, [GPR, NONE, PRED]
     ),
     form_info!(
-        "ldg", "fixed", 1, Sm70, [70, 72], 0x8e010000000000000001ff,
-        0xe01000000000000000181, 0x1fffb0000ff000000ff00000000, 0, [GPR, NONE, NONE]
+        "ldg", "fixed", 1, Sm70, [70, 72], 0x10000000000000001ff, 0x1000000000000000181,
+        0x1fffb0000ff000000ff00000000, 0, [GPR, NONE, NONE]
     ),
     form_info!(
-        "ldg", "fixed", 2, Sm70, [75], 0x88e010f00000000000001ff,
-        0x80e01000000000000000181, 0x1fff30000c00000000000000000, 0, [GPR, UGPR, NONE];
+        "ldg", "fixed", 2, Sm70, [75], 0x800010000000000000001ff,
+        0x80001000000000000000181, 0x1fff30000c00000000000000000, 0, [GPR, UGPR, PRED];
         (75..= 75, [(0xff000e00, 0xff000800)], 0, 0x40000000000000000000000,
         0x40000000000000000000000)
     ),
     form_info!(
         "ldg", "fixed", 3, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x80e010f00000000000001ff, 0xe01000000000000000181,
-        0x1fff38010c0000000ff00000000, 0, [GPR, NONE, NONE]
+        121], 0x800010000000000000001ff, 0x1000000000000000181,
+        0x1fff38010c0000000ff00000000, 0, [GPR, NONE, PRED]
     ),
     form_info!(
-        "ldg", "fixed", 4, Sm70, [80, 86, 87, 88, 89], 0x80e010f0000000000000fff,
-        0x80e01000000000000000981, 0x1dff38000c00000000000000000, 0, [GPR, UGPR, NONE];
+        "ldg", "fixed", 4, Sm70, [80, 86, 87, 88, 89], 0x80001000000000000000fff,
+        0x80001000000000000000981, 0x1dff38000c00000000000000000, 0, [GPR, UGPR, PRED];
         (80..= 89, [(0x20000010000000000000000000, 0x10000000000000000000)], 0,
         0xff00000000, 0x400000000), (80..= 89, [(0x200000100000000000ff000000,
         0xff000000)], 0, 0x40000000000000000000000, 0x40000000000000000000000)
     ),
     form_info!(
-        "ldg", "fixed", 5, Sm70, [75], 0x880010f00000000000001fe,
-        0x80001000000000000000180, 0x1fff30e00c00000000000000000, 0, [GPR, UGPR, NONE];
+        "ldg", "fixed", 5, Sm70, [75], 0x800010000000000000001fe,
+        0x80001000000000000000180, 0x1fff30e00c00000000000000000, 0, [GPR, UGPR, PRED];
         (75..= 75, [(0xff000e00, 0xff000800)], 0, 0x40000000000000000000000,
         0x40000000000000000000000)
     ),
     form_info!(
-        "ldg", "fixed", 6, Sm70, [75], 0x80010f0000000000000ffe, 0x1000000000000000980,
-        0x1fff30e00c00000000000000000, 0, [GPR, NONE, NONE]
+        "ldg", "fixed", 6, Sm70, [75], 0x800010000000000000001fe,
+        0x80001000000000000000180, 0x1fff30000c00000000000000000, 0, [GPR, UGPR, PRED];
+        (75..= 75, [(0xff000e00, 0xff000800)], 0, 0x40000000000000000000000,
+        0x40000000000000000000000)
     ),
     form_info!(
-        "ldg", "fixed", 7, Sm70, [70, 72], 0x8001000000000000000ffe,
-        0x1000000000000000980, 0x1fff30e00ff0000000000000000, 0, [GPR, NONE, NONE]
+        "ldg", "fixed", 7, Sm70, [75], 0x1000000000000000ffe, 0x1000000000000000980,
+        0x1fff30e00c00000000000000000, 0, [GPR, NONE, PRED]
     ),
     form_info!(
-        "ldg", "fixed", 8, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x800010f0000000000000ffe, 0x1000000000000000980,
-        0x1fff38e10c00000000000000000, 0, [GPR, NONE, NONE]
+        "ldg", "fixed", 8, Sm70, [75], 0x1000000000000000ffe, 0x1000000000000000980,
+        0x1fff30000c00000000000000000, 0, [GPR, NONE, PRED]
     ),
     form_info!(
-        "ldg", "fixed", 9, Sm70, [80, 86, 87, 88, 89], 0x800010f0000000000000ffe,
-        0x80001000000000000000980, 0x1dff38e00c00000000000000000, 0, [GPR, UGPR, NONE];
+        "ldg", "fixed", 9, Sm70, [70, 72], 0x1000000000000000ffe, 0x1000000000000000980,
+        0x1fff30e00ff0000000000000000, 0, [GPR, NONE, NONE]
+    ),
+    form_info!(
+        "ldg", "fixed", 10, Sm70, [70, 72], 0x1000000000000000ffe, 0x1000000000000000980,
+        0x1fff30000ff0000000000000000, 0, [GPR, NONE, NONE]
+    ),
+    form_info!(
+        "ldg", "fixed", 11, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
+        121], 0x80001000000000000000ffe, 0x1000000000000000980,
+        0x1fff38e10c00000000000000000, 0, [GPR, NONE, PRED]
+    ),
+    form_info!(
+        "ldg", "fixed", 12, Sm70, [80, 86, 87, 88, 89], 0x80001000000000000000ffe,
+        0x80001000000000000000980, 0x1dff38e00c00000000000000000, 0, [GPR, UGPR, PRED];
         (80..= 89, [(0x20000010000000000000000000, 0x10000000000000000000)], 0,
         0xff00000000, 0x400000000), (80..= 89, [(0x200000100000000000ff000000,
         0xff000000)], 0, 0x40000000000000000000000, 0x40000000000000000000000)
     ),
     form_info!(
-        "ldg", "fixed", 10, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
-        0x800010f0000000000000ffe, 0x80001000000000000000980,
-        0x1fff38e00c00000000000000000, 0, [GPR, UGPR, NONE]
+        "ldg", "fixed", 13, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
+        0x80001000000000000000ffe, 0x80001000000000000000980,
+        0x1fff38e00c00000000000000000, 0, [GPR, UGPR, PRED]
     ),
     form_info!(
-        "ldg", "fixed", 11, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
-        0x80e010f0000000000000fff, 0x80e01000000000000000981,
-        0x1fff38000c00000000000000000, 0, [GPR, UGPR, NONE]
+        "ldg", "fixed", 14, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
+        0x80001000000000000000fff, 0x80001000000000000000981,
+        0x1fff38000c00000000000000000, 0, [GPR, UGPR, PRED]
     ),
     form_info!(
-        "ldg", "fixed", 12, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
+        "ldg", "fixed", 15, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0xeed0000000000000, 0x100000000000, 0, [GPR, NONE, NONE]
     ),
     form_info!(
-        "ldg", "fixed", 13, Sm50, [50, 52, 53, 60, 61, 62], 0, 0, 0, 0, [GPR, NONE, PRED]
+        "ldg", "fixed", 16, Sm50, [50, 52, 53, 60, 61, 62], 0, 0, 0, 0, [GPR, NONE, PRED]
     ),
     form_info!(
         "ldg_256", "fixed", 0, Sm70, [100, 101, 103, 107, 110, 120, 121],
