@@ -2391,21 +2391,8 @@ enum_tables!(
     MemL2Evict, 8, [Enl2, Efl2, Ell2], ["enl2", "efl2", "ell2"], [".ENL2", ".EFL2",
     ".ELL2"], {}
 );
-/// L2 prefetch size hint of a global load on SM70..SM75 (bits 68..70).
-///
-/// Spec: isa-spec/spec/enums/mem_ltc.toml:1 (enum `mem_ltc`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum MemLtc {
-    #[default]
-    None,
-    Ltc64b,
-    Ltc128b,
-}
-enum_tables!(
-    MemLtc, 8, [None, Ltc64b, Ltc128b], ["none", "ltc64b", "ltc128b"], ["", ".LTC64B",
-    ".LTC128B"], {}
-);
-/// L2 prefetch size hint with four values (UBLKCP, bits 81..83): none,
+/// L2 prefetch size hint with four values (UBLKCP, bits 81..83; LDG/LD,
+/// bits 68..70, `.LTC256B` from SM80): none,
 /// `.LTC64B`, `.LTC128B`, `.LTC256B` (nvdisasm 13, SM90 and SM100 sweeps).
 ///
 /// Spec: isa-spec/spec/enums/mem_ltc4.toml:1 (enum `mem_ltc4`).

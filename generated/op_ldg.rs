@@ -33,9 +33,9 @@ pub struct OpLdg {
     pub size: MemSize,
     /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:102)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:106)
-    pub ltc: MemLtc,
-    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:111)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:108)
+    pub ltc: MemLtc4,
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:113)
     pub sem: MemSem,
 }
 op_fields!(OpLdg, [a, ua, p], [d, pd]);
@@ -60,7 +60,9 @@ impl OpLdg {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:111).
+    /// Codes of `ltc`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:108).
+    const LTC_CODES0: [u16; MemLtc4::COUNT] = codes("0 1 2 -");
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:113).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e 0 1 2 3 4 5 6 7 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
@@ -76,7 +78,7 @@ impl OpLdg {
     const AWIDTH_CODES1: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
     /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:98).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:111).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:113).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - 4 1 - - - - - - - - - 5 - 7 6 a - - - - - 8 - c - d e - - -",
     );
@@ -256,7 +258,7 @@ impl OpLdg {
             || (matches!(self.amode, MemAddrMode::Reg | MemAddrMode::Desc)
                 && matches!(self.awidth, MemAddrWidth::None | MemAddrWidth::B64)))
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:140; form at isa-spec/spec/ops/memory/ldg.toml:140).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:142; form at isa-spec/spec/ops/memory/ldg.toml:142).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -286,7 +288,7 @@ impl OpLdg {
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
         w |= u128::from(self.p.not) << 67;
-        w |= (self.ltc.index() as u128) << 68;
+        w |= self.ltc.code_in(Self::NAME, "ltc", &Self::LTC_CODES0, sm)? << 68;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
@@ -296,7 +298,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:189; form at isa-spec/spec/ops/memory/ldg.toml:189).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:193; form at isa-spec/spec/ops/memory/ldg.toml:193).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -319,7 +321,7 @@ impl OpLdg {
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
+        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc4::None, sm)?;
         let mut w: u128 = 0x1000000000000000181
             | (c.raw & 0x1fffb0000ff000000ff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
@@ -334,7 +336,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:199; form at isa-spec/spec/ops/memory/ldg.toml:199).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:203; form at isa-spec/spec/ops/memory/ldg.toml:203).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -365,7 +367,7 @@ impl OpLdg {
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
         w |= u128::from(self.p.not) << 67;
-        w |= (self.ltc.index() as u128) << 68;
+        w |= self.ltc.code_in(Self::NAME, "ltc", &Self::LTC_CODES0, sm)? << 68;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
@@ -375,7 +377,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:219; form at isa-spec/spec/ops/memory/ldg.toml:219).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:223; form at isa-spec/spec/ops/memory/ldg.toml:223).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -415,7 +417,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:273; form at isa-spec/spec/ops/memory/ldg.toml:273).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:279; form at isa-spec/spec/ops/memory/ldg.toml:279).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -460,7 +462,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:299; form at isa-spec/spec/ops/memory/ldg.toml:299).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:305; form at isa-spec/spec/ops/memory/ldg.toml:305).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -492,7 +494,7 @@ impl OpLdg {
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
         w |= u128::from(self.p.not) << 67;
-        w |= (self.ltc.index() as u128) << 68;
+        w |= self.ltc.code_in(Self::NAME, "ltc", &Self::LTC_CODES0, sm)? << 68;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
@@ -501,7 +503,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:313; form at isa-spec/spec/ops/memory/ldg.toml:313).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:319; form at isa-spec/spec/ops/memory/ldg.toml:319).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -532,7 +534,7 @@ impl OpLdg {
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
         w |= u128::from(self.p.not) << 67;
-        w |= (self.ltc.index() as u128) << 68;
+        w |= self.ltc.code_in(Self::NAME, "ltc", &Self::LTC_CODES0, sm)? << 68;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
@@ -542,7 +544,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:323; form at isa-spec/spec/ops/memory/ldg.toml:323).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:329; form at isa-spec/spec/ops/memory/ldg.toml:329).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -573,7 +575,7 @@ impl OpLdg {
         w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
         w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
         w |= u128::from(self.p.not) << 67;
-        w |= (self.ltc.index() as u128) << 68;
+        w |= self.ltc.code_in(Self::NAME, "ltc", &Self::LTC_CODES0, sm)? << 68;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
@@ -582,7 +584,7 @@ impl OpLdg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:341; form at isa-spec/spec/ops/memory/ldg.toml:341).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:347; form at isa-spec/spec/ops/memory/ldg.toml:347).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -612,7 +614,7 @@ impl OpLdg {
         w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
         w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
         w |= u128::from(self.p.not) << 67;
-        w |= (self.ltc.index() as u128) << 68;
+        w |= self.ltc.code_in(Self::NAME, "ltc", &Self::LTC_CODES0, sm)? << 68;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
@@ -622,7 +624,7 @@ impl OpLdg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:350; form at isa-spec/spec/ops/memory/ldg.toml:350).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:356; form at isa-spec/spec/ops/memory/ldg.toml:356).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -645,7 +647,7 @@ impl OpLdg {
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
-        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
+        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc4::None, sm)?;
         let mut w: u128 = 0x1000000000000000980
             | (c.raw & 0x1fff30e00ff0000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
@@ -660,7 +662,7 @@ impl OpLdg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:359; form at isa-spec/spec/ops/memory/ldg.toml:359).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:365; form at isa-spec/spec/ops/memory/ldg.toml:365).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -682,7 +684,7 @@ impl OpLdg {
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
-        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
+        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc4::None, sm)?;
         let mut w: u128 = 0x1000000000000000980
             | (c.raw & 0x1fff30000ff0000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
@@ -698,7 +700,7 @@ impl OpLdg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:370; form at isa-spec/spec/ops/memory/ldg.toml:370).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:376; form at isa-spec/spec/ops/memory/ldg.toml:376).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -738,7 +740,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:384; form at isa-spec/spec/ops/memory/ldg.toml:384).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:390; form at isa-spec/spec/ops/memory/ldg.toml:390).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -783,7 +785,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:395; form at isa-spec/spec/ops/memory/ldg.toml:395).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:401; form at isa-spec/spec/ops/memory/ldg.toml:401).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -837,7 +839,7 @@ impl OpLdg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:409; form at isa-spec/spec/ops/memory/ldg.toml:409).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:415; form at isa-spec/spec/ops/memory/ldg.toml:415).
     #[inline(always)]
     fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -891,7 +893,7 @@ impl OpLdg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:428; form at isa-spec/spec/ops/memory/ldg.toml:428).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:434; form at isa-spec/spec/ops/memory/ldg.toml:434).
     #[inline(always)]
     fn encode_f15(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -922,7 +924,7 @@ impl OpLdg {
         only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
         only_default(Self::NAME, "modifier zd", self.zd == MemZd::None, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
+        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc4::None, sm)?;
         only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeed0000000000000 | (c.raw & 0x100000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
@@ -933,7 +935,7 @@ impl OpLdg {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:459; form at isa-spec/spec/ops/memory/ldg.toml:459).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:465; form at isa-spec/spec/ops/memory/ldg.toml:465).
     #[inline(always)]
     fn encode_f16(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -963,7 +965,7 @@ impl OpLdg {
         )?;
         only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
         only_default(Self::NAME, "modifier zd", self.zd == MemZd::None, sm)?;
-        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
+        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc4::None, sm)?;
         only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
@@ -976,7 +978,7 @@ impl OpLdg {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:140; form at isa-spec/spec/ops/memory/ldg.toml:140).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:142; form at isa-spec/spec/ops/memory/ldg.toml:142).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1017,7 +1019,12 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = match bits(w, 68, 2) {
+            0 => MemLtc4::None,
+            1 => MemLtc4::Ltc64b,
+            2 => MemLtc4::Ltc128b,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
@@ -1075,7 +1082,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000c0000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:189; form at isa-spec/spec/ops/memory/ldg.toml:189).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:193; form at isa-spec/spec/ops/memory/ldg.toml:193).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1115,7 +1122,7 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::None;
+        let ltc: MemLtc4 = MemLtc4::None;
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
@@ -1173,7 +1180,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffb0000ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:199; form at isa-spec/spec/ops/memory/ldg.toml:199).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:203; form at isa-spec/spec/ops/memory/ldg.toml:203).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1215,7 +1222,12 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = match bits(w, 68, 2) {
+            0 => MemLtc4::None,
+            1 => MemLtc4::Ltc64b,
+            2 => MemLtc4::Ltc128b,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
@@ -1273,7 +1285,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:219; form at isa-spec/spec/ops/memory/ldg.toml:219).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:223; form at isa-spec/spec/ops/memory/ldg.toml:223).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1313,7 +1325,7 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = MemLtc4::from_index(bits(w, 68, 2) as usize)?;
         let sem: MemSem = match bits(w, 77, 4) {
             0 => MemSem::WeakSys,
             2 => MemSem::ConstantCta,
@@ -1355,7 +1367,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38010c0000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:273; form at isa-spec/spec/ops/memory/ldg.toml:273).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:279; form at isa-spec/spec/ops/memory/ldg.toml:279).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1398,7 +1410,7 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = MemLtc4::from_index(bits(w, 68, 2) as usize)?;
         let sem: MemSem = match bits(w, 77, 4) {
             0 => MemSem::WeakSys,
             2 => MemSem::ConstantCta,
@@ -1440,7 +1452,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff38000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:299; form at isa-spec/spec/ops/memory/ldg.toml:299).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:305; form at isa-spec/spec/ops/memory/ldg.toml:305).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1488,7 +1500,12 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = match bits(w, 68, 2) {
+            0 => MemLtc4::None,
+            1 => MemLtc4::Ltc64b,
+            2 => MemLtc4::Ltc128b,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
@@ -1546,7 +1563,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:313; form at isa-spec/spec/ops/memory/ldg.toml:313).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:319; form at isa-spec/spec/ops/memory/ldg.toml:319).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1594,7 +1611,12 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = match bits(w, 68, 2) {
+            0 => MemLtc4::None,
+            1 => MemLtc4::Ltc64b,
+            2 => MemLtc4::Ltc128b,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
@@ -1652,7 +1674,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:323; form at isa-spec/spec/ops/memory/ldg.toml:323).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:329; form at isa-spec/spec/ops/memory/ldg.toml:329).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1699,7 +1721,12 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = match bits(w, 68, 2) {
+            0 => MemLtc4::None,
+            1 => MemLtc4::Ltc64b,
+            2 => MemLtc4::Ltc128b,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
@@ -1757,7 +1784,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:341; form at isa-spec/spec/ops/memory/ldg.toml:341).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:347; form at isa-spec/spec/ops/memory/ldg.toml:347).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1804,7 +1831,12 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = match bits(w, 68, 2) {
+            0 => MemLtc4::None,
+            1 => MemLtc4::Ltc64b,
+            2 => MemLtc4::Ltc128b,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
@@ -1862,7 +1894,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:350; form at isa-spec/spec/ops/memory/ldg.toml:350).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:356; form at isa-spec/spec/ops/memory/ldg.toml:356).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1908,7 +1940,7 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::None;
+        let ltc: MemLtc4 = MemLtc4::None;
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
@@ -1966,7 +1998,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30e00ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:359; form at isa-spec/spec/ops/memory/ldg.toml:359).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:365; form at isa-spec/spec/ops/memory/ldg.toml:365).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -2012,7 +2044,7 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::None;
+        let ltc: MemLtc4 = MemLtc4::None;
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
@@ -2070,7 +2102,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:370; form at isa-spec/spec/ops/memory/ldg.toml:370).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:376; form at isa-spec/spec/ops/memory/ldg.toml:376).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -2110,7 +2142,7 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = MemLtc4::from_index(bits(w, 68, 2) as usize)?;
         let sem: MemSem = match bits(w, 77, 4) {
             0 => MemSem::WeakSys,
             2 => MemSem::ConstantCta,
@@ -2152,7 +2184,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e10c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:384; form at isa-spec/spec/ops/memory/ldg.toml:384).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:390; form at isa-spec/spec/ops/memory/ldg.toml:390).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -2198,7 +2230,7 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = MemLtc4::from_index(bits(w, 68, 2) as usize)?;
         let sem: MemSem = match bits(w, 77, 4) {
             0 => MemSem::WeakSys,
             2 => MemSem::ConstantCta,
@@ -2240,7 +2272,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff38e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:395; form at isa-spec/spec/ops/memory/ldg.toml:395).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:401; form at isa-spec/spec/ops/memory/ldg.toml:401).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -2290,7 +2322,7 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = MemLtc4::from_index(bits(w, 68, 2) as usize)?;
         let sem: MemSem = match bits(w, 77, 4) {
             0 => MemSem::WeakSys,
             2 => MemSem::ConstantCta,
@@ -2332,7 +2364,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:409; form at isa-spec/spec/ops/memory/ldg.toml:409).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:415; form at isa-spec/spec/ops/memory/ldg.toml:415).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -2379,7 +2411,7 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = MemLtc4::from_index(bits(w, 68, 2) as usize)?;
         let sem: MemSem = match bits(w, 77, 4) {
             0 => MemSem::WeakSys,
             2 => MemSem::ConstantCta,
@@ -2421,7 +2453,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:428; form at isa-spec/spec/ops/memory/ldg.toml:428).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:434; form at isa-spec/spec/ops/memory/ldg.toml:434).
     #[inline(always)]
     fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -2457,7 +2489,7 @@ impl OpLdg {
             3 => MemCache::Cv,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::None;
+        let ltc: MemLtc4 = MemLtc4::None;
         let sem: MemSem = MemSem::WeakSys;
         let o = Self {
             d,
@@ -2481,7 +2513,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:459; form at isa-spec/spec/ops/memory/ldg.toml:459).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:465; form at isa-spec/spec/ops/memory/ldg.toml:465).
     #[inline(always)]
     fn parts_f16(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -2520,7 +2552,7 @@ impl OpLdg {
             3 => MemCache::Cv,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::None;
+        let ltc: MemLtc4 = MemLtc4::None;
         let sem: MemSem = MemSem::WeakSys;
         let o = Self {
             d,
@@ -2544,7 +2576,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `LDG` (isa-spec/spec/ops/memory/ldg.toml:115); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDG` (isa-spec/spec/ops/memory/ldg.toml:117); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let (rest, spelled) = strip_which_mnemonic(&line.parts, &[&["LDG"], &["LD"]])?;
         let mut cur = 0usize;
@@ -2560,10 +2592,10 @@ impl OpLdg {
             &MemCache::ALL,
             |v| v.text_sm(sm),
         )?;
-        let ltc: MemLtc = take_enum_suffix(
+        let ltc: MemLtc4 = take_enum_suffix(
             rest,
             &mut cur,
-            &MemLtc::ALL,
+            &MemLtc4::ALL,
             |v| v.text_sm(sm),
         )?;
         let size: MemSize = take_enum_suffix(
@@ -2689,7 +2721,7 @@ impl OpLdg {
         )
     }
 }
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:126.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:128.
 impl MemOp for OpLdg {
     /// The memory access (`[memory]` in isa-spec/spec/ops/memory/ldg.toml).
     fn mem_access(&self) -> Option<MemAccess> {
@@ -2769,7 +2801,7 @@ impl Forms for OpLdg {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/ldg.toml:115.
+    /// Spec: isa-spec/spec/ops/memory/ldg.toml:117.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
