@@ -2414,21 +2414,8 @@ enum_tables!(
     MemL2Evict, 8, [Enl2, Efl2, Ell2], ["enl2", "efl2", "ell2"], [".ENL2", ".EFL2",
     ".ELL2"], {}
 );
-/// L2 prefetch size hint of a global load on SM70..SM75 (bits 68..70).
-///
-/// Spec: isa-spec/spec/enums/mem_ltc.toml:1 (enum `mem_ltc`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum MemLtc {
-    #[default]
-    None,
-    Ltc64b,
-    Ltc128b,
-}
-enum_tables!(
-    MemLtc, 8, [None, Ltc64b, Ltc128b], ["none", "ltc64b", "ltc128b"], ["", ".LTC64B",
-    ".LTC128B"], {}
-);
-/// L2 prefetch size hint with four values (UBLKCP, bits 81..83): none,
+/// L2 prefetch size hint with four values (UBLKCP, bits 81..83; LDG/LD,
+/// bits 68..70, `.LTC256B` from SM80): none,
 /// `.LTC64B`, `.LTC128B`, `.LTC256B` (nvdisasm 13, SM90 and SM100 sweeps).
 ///
 /// Spec: isa-spec/spec/enums/mem_ltc4.toml:1 (enum `mem_ltc4`).
@@ -2792,6 +2779,18 @@ pub enum MemWidth64 {
     B64,
 }
 enum_tables!(MemWidth64, 8, [B64], ["b64"], [".64"], {});
+/// SM70..SM75 LDG/LD `.ZD` (bit 87): the predicate result at 81..84 is
+/// printed even at PT (`LDG.E.64.SYS.ZD PT, R2, [R24+0x8]`); LD prints its
+/// predicate result only with it (nvdisasm ignores 81..84 without it).
+///
+/// Spec: isa-spec/spec/enums/mem_zd.toml:1 (enum `mem_zd`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MemZd {
+    #[default]
+    None,
+    Zd,
+}
+enum_tables!(MemZd, 8, [None, Zd], ["none", "zd"], ["", ".ZD"], {});
 /// MEMBAR's cache invalidation on SM50..SM62 (bits 0..2): none, .IVALLD, .IVALLT, .IVALLTD.
 ///
 /// Spec: isa-spec/spec/enums/membar_ival.toml:1 (enum `membar_ival`).
@@ -6253,7 +6252,7 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
 fn decode_sm50_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6268,7 +6267,7 @@ fn decode_sm50_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6283,7 +6282,7 @@ fn decode_sm50_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6298,7 +6297,7 @@ fn decode_sm50_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6313,7 +6312,7 @@ fn decode_sm50_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6328,7 +6327,7 @@ fn decode_sm50_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6343,7 +6342,7 @@ fn decode_sm50_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6358,7 +6357,7 @@ fn decode_sm50_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6373,7 +6372,7 @@ fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6388,7 +6387,7 @@ fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6403,7 +6402,7 @@ fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6422,7 +6421,7 @@ fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6449,7 +6448,7 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6472,7 +6471,7 @@ fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6535,7 +6534,7 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6594,7 +6593,7 @@ fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6717,7 +6716,7 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6732,7 +6731,7 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6751,7 +6750,7 @@ fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6766,7 +6765,7 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6789,7 +6788,7 @@ fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6808,7 +6807,7 @@ fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6863,7 +6862,7 @@ fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -6986,7 +6985,7 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7001,7 +7000,7 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7048,7 +7047,7 @@ fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7067,7 +7066,7 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7086,7 +7085,7 @@ fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7133,7 +7132,7 @@ fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7204,7 +7203,7 @@ fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7223,7 +7222,7 @@ fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7250,7 +7249,7 @@ fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7273,7 +7272,7 @@ fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7344,7 +7343,7 @@ fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7471,7 +7470,7 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7506,7 +7505,7 @@ fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7521,7 +7520,7 @@ fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7536,7 +7535,7 @@ fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7555,7 +7554,7 @@ fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7574,7 +7573,7 @@ fn decode_sm50_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7589,7 +7588,7 @@ fn decode_sm50_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7608,7 +7607,7 @@ fn decode_sm50_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7627,7 +7626,7 @@ fn decode_sm50_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7646,7 +7645,7 @@ fn decode_sm50_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7665,7 +7664,7 @@ fn decode_sm50_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7680,7 +7679,7 @@ fn decode_sm50_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7703,7 +7702,7 @@ fn decode_sm50_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7762,7 +7761,7 @@ fn decode_sm50_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7813,7 +7812,7 @@ fn decode_sm50_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7880,7 +7879,7 @@ fn decode_sm50_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -7947,7 +7946,7 @@ fn decode_sm50_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8034,7 +8033,7 @@ fn decode_sm50_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8105,7 +8104,7 @@ fn decode_sm50_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8124,7 +8123,7 @@ fn decode_sm50_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8163,7 +8162,7 @@ fn decode_sm50_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8198,7 +8197,7 @@ fn decode_sm50_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8305,7 +8304,7 @@ fn decode_sm50_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8320,7 +8319,7 @@ fn decode_sm50_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8343,7 +8342,7 @@ fn decode_sm50_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8370,7 +8369,7 @@ fn decode_sm50_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfff8000000000000 == 0xeed0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpLdg, 12 > (w, sm)
+        61 | 62) => decode_form:: < OpLdg, 15 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0xeed8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -8394,7 +8393,7 @@ fn decode_sm50_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8489,7 +8488,7 @@ fn decode_sm50_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8572,7 +8571,7 @@ fn decode_sm50_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8587,7 +8586,7 @@ fn decode_sm50_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8602,7 +8601,7 @@ fn decode_sm50_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
-        13 > (w, sm)
+        16 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return decode_form:: <
@@ -8880,7 +8879,7 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
 fn print_sm50_arm1(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -8895,7 +8894,7 @@ fn print_sm50_arm2(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -8910,7 +8909,7 @@ fn print_sm50_arm3(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -8925,7 +8924,7 @@ fn print_sm50_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -8940,7 +8939,7 @@ fn print_sm50_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -8955,7 +8954,7 @@ fn print_sm50_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -8970,7 +8969,7 @@ fn print_sm50_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -8985,7 +8984,7 @@ fn print_sm50_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9000,7 +8999,7 @@ fn print_sm50_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9015,7 +9014,7 @@ fn print_sm50_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9030,7 +9029,7 @@ fn print_sm50_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9049,7 +9048,7 @@ fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9076,7 +9075,7 @@ fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9099,7 +9098,7 @@ fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9162,7 +9161,7 @@ fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9221,7 +9220,7 @@ fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9344,7 +9343,7 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9359,7 +9358,7 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9378,7 +9377,7 @@ fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9393,7 +9392,7 @@ fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9416,7 +9415,7 @@ fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9435,7 +9434,7 @@ fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9490,7 +9489,7 @@ fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9613,7 +9612,7 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9628,7 +9627,7 @@ fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9675,7 +9674,7 @@ fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9694,7 +9693,7 @@ fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9713,7 +9712,7 @@ fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9760,7 +9759,7 @@ fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9831,7 +9830,7 @@ fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9850,7 +9849,7 @@ fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9877,7 +9876,7 @@ fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9900,7 +9899,7 @@ fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -9971,7 +9970,7 @@ fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10098,7 +10097,7 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10133,7 +10132,7 @@ fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10148,7 +10147,7 @@ fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10163,7 +10162,7 @@ fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10182,7 +10181,7 @@ fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10201,7 +10200,7 @@ fn print_sm50_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10216,7 +10215,7 @@ fn print_sm50_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10235,7 +10234,7 @@ fn print_sm50_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10254,7 +10253,7 @@ fn print_sm50_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10273,7 +10272,7 @@ fn print_sm50_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10292,7 +10291,7 @@ fn print_sm50_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10307,7 +10306,7 @@ fn print_sm50_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10330,7 +10329,7 @@ fn print_sm50_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10389,7 +10388,7 @@ fn print_sm50_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10440,7 +10439,7 @@ fn print_sm50_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10507,7 +10506,7 @@ fn print_sm50_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10574,7 +10573,7 @@ fn print_sm50_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10661,7 +10660,7 @@ fn print_sm50_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10732,7 +10731,7 @@ fn print_sm50_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10751,7 +10750,7 @@ fn print_sm50_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10790,7 +10789,7 @@ fn print_sm50_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10825,7 +10824,7 @@ fn print_sm50_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10932,7 +10931,7 @@ fn print_sm50_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10947,7 +10946,7 @@ fn print_sm50_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10970,7 +10969,7 @@ fn print_sm50_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -10997,7 +10996,7 @@ fn print_sm50_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfff8000000000000 == 0xeed0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpLdg, 12 > (w, sm, at, out)
+        61 | 62) => print_form_bundled:: < OpLdg, 15 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0xeed8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -11021,7 +11020,7 @@ fn print_sm50_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -11116,7 +11115,7 @@ fn print_sm50_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -11199,7 +11198,7 @@ fn print_sm50_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -11214,7 +11213,7 @@ fn print_sm50_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -11229,7 +11228,7 @@ fn print_sm50_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
-        OpLdg, 13 > (w, sm, at, out)
+        OpLdg, 16 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => return
@@ -11924,32 +11923,40 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
 );
 fn decode_sm70_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x880010f00000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
-        return decode_form:: < OpLdg, 5 > (w, sm)
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        decode_form:: < OpLdg, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        return decode_form:: < OpLdg, 6 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x88e010f00000000000001ff == 0xe01000000000000000181 && matches!(sm, 75) =>
+        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 75) =>
         decode_form:: < OpLdg, 0 > (w, sm)
     );
     try_form!(
-        w & 0x88e010f00000000000001ff == 0x80e01000000000000000181 && matches!(sm, 75) =>
+        w & 0x800010000000000000001ff == 0x80001000000000000000181 && matches!(sm, 75) =>
         decode_form:: < OpLdg, 2 > (w, sm)
     );
     try_form!(
-        w & 0x80e010f00000000000001ff == 0xe01000000000000000181 && matches!(sm, 80 | 86
-        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
         OpLdg, 3 > (w, sm)
     );
     try_form!(
-        w & 0x880010f00000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        w & 0x10000000000000001ff == 0x1000000000000000181 && matches!(sm, 70 | 72) =>
+        decode_form:: < OpLdg, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
         decode_form:: < OpLdg, 5 > (w, sm)
     );
     try_form!(
-        w & 0x8e010000000000000001ff == 0xe01000000000000000181 && matches!(sm, 70 | 72)
-        => return decode_form:: < OpLdg, 1 > (w, sm)
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        return decode_form:: < OpLdg, 6 > (w, sm)
     );
     None
 }
@@ -16923,82 +16930,106 @@ fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80010f0000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
-        decode_form:: < OpLdg, 6 > (w, sm)
-    );
-    try_form!(
-        w & 0x800010f0000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
+        w & 0x80001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpLdg, 8 > (w, sm)
+        OpLdg, 11 > (w, sm)
     );
     try_form!(
-        w & 0x800010f0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
-        86 | 87 | 88 | 89) => decode_form:: < OpLdg, 9 > (w, sm)
+        w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
+        86 | 87 | 88 | 89) => decode_form:: < OpLdg, 12 > (w, sm)
     );
     try_form!(
-        w & 0x800010f0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 10 > (w, sm)
+        w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90 |
+        100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 13 > (w, sm)
     );
     try_form!(
-        w & 0x880010f00000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        decode_form:: < OpLdg, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        decode_form:: < OpLdg, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
+        decode_form:: < OpLdg, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
+        decode_form:: < OpLdg, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
         decode_form:: < OpLdg, 5 > (w, sm)
     );
     try_form!(
-        w & 0x8001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
-        return decode_form:: < OpLdg, 7 > (w, sm)
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        return decode_form:: < OpLdg, 6 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80e010f0000000000000fff == 0x80e01000000000000000981 && matches!(sm, 80 |
+        w & 0x80001000000000000000fff == 0x80001000000000000000981 && matches!(sm, 80 |
         86 | 87 | 88 | 89) => decode_form:: < OpLdg, 4 > (w, sm)
     );
     try_form!(
-        w & 0x80e010f0000000000000fff == 0x80e01000000000000000981 && matches!(sm, 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 11 > (w, sm)
+        w & 0x80001000000000000000fff == 0x80001000000000000000981 && matches!(sm, 90 |
+        100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 14 > (w, sm)
     );
     try_form!(
-        w & 0x88e010f00000000000001ff == 0xe01000000000000000181 && matches!(sm, 75) =>
+        w & 0x80001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        OpLdg, 11 > (w, sm)
+    );
+    try_form!(
+        w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
+        86 | 87 | 88 | 89) => decode_form:: < OpLdg, 12 > (w, sm)
+    );
+    try_form!(
+        w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90 |
+        100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        decode_form:: < OpLdg, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        decode_form:: < OpLdg, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
+        decode_form:: < OpLdg, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
+        decode_form:: < OpLdg, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 75) =>
         decode_form:: < OpLdg, 0 > (w, sm)
     );
     try_form!(
-        w & 0x88e010f00000000000001ff == 0x80e01000000000000000181 && matches!(sm, 75) =>
+        w & 0x800010000000000000001ff == 0x80001000000000000000181 && matches!(sm, 75) =>
         decode_form:: < OpLdg, 2 > (w, sm)
     );
     try_form!(
-        w & 0x80e010f00000000000001ff == 0xe01000000000000000181 && matches!(sm, 80 | 86
-        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
+        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
         OpLdg, 3 > (w, sm)
     );
     try_form!(
-        w & 0x80010f0000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
-        decode_form:: < OpLdg, 6 > (w, sm)
+        w & 0x10000000000000001ff == 0x1000000000000000181 && matches!(sm, 70 | 72) =>
+        decode_form:: < OpLdg, 1 > (w, sm)
     );
     try_form!(
-        w & 0x800010f0000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpLdg, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0x800010f0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
-        86 | 87 | 88 | 89) => decode_form:: < OpLdg, 9 > (w, sm)
-    );
-    try_form!(
-        w & 0x800010f0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 10 > (w, sm)
-    );
-    try_form!(
-        w & 0x880010f00000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
         decode_form:: < OpLdg, 5 > (w, sm)
     );
     try_form!(
-        w & 0x8e010000000000000001ff == 0xe01000000000000000181 && matches!(sm, 70 | 72)
-        => decode_form:: < OpLdg, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0x8001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
-        return decode_form:: < OpLdg, 7 > (w, sm)
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        return decode_form:: < OpLdg, 6 > (w, sm)
     );
     None
 }
@@ -20774,32 +20805,40 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
 );
 fn print_sm70_arm1(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x880010f00000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
-        return print_form:: < OpLdg, 5 > (w, sm, at, out)
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        print_form:: < OpLdg, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        return print_form:: < OpLdg, 6 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm2(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x88e010f00000000000001ff == 0xe01000000000000000181 && matches!(sm, 75) =>
+        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 75) =>
         print_form:: < OpLdg, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x88e010f00000000000001ff == 0x80e01000000000000000181 && matches!(sm, 75) =>
+        w & 0x800010000000000000001ff == 0x80001000000000000000181 && matches!(sm, 75) =>
         print_form:: < OpLdg, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80e010f00000000000001ff == 0xe01000000000000000181 && matches!(sm, 80 | 86
-        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
         OpLdg, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x880010f00000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        w & 0x10000000000000001ff == 0x1000000000000000181 && matches!(sm, 70 | 72) =>
+        print_form:: < OpLdg, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
         print_form:: < OpLdg, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x8e010000000000000001ff == 0xe01000000000000000181 && matches!(sm, 70 | 72)
-        => return print_form:: < OpLdg, 1 > (w, sm, at, out)
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        return print_form:: < OpLdg, 6 > (w, sm, at, out)
     );
     None
 }
@@ -25854,85 +25893,109 @@ fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80010f0000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
-        print_form:: < OpLdg, 6 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x800010f0000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
+        w & 0x80001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpLdg, 8 > (w, sm, at, out)
+        OpLdg, 11 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010f0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
-        86 | 87 | 88 | 89) => print_form:: < OpLdg, 9 > (w, sm, at, out)
+        w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
+        86 | 87 | 88 | 89) => print_form:: < OpLdg, 12 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010f0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLdg, 10 > (w, sm,
+        w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90 |
+        100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLdg, 13 > (w, sm,
         at, out)
     );
     try_form!(
-        w & 0x880010f00000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        print_form:: < OpLdg, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        print_form:: < OpLdg, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
+        print_form:: < OpLdg, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
+        print_form:: < OpLdg, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
         print_form:: < OpLdg, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x8001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
-        return print_form:: < OpLdg, 7 > (w, sm, at, out)
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        return print_form:: < OpLdg, 6 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80e010f0000000000000fff == 0x80e01000000000000000981 && matches!(sm, 80 |
+        w & 0x80001000000000000000fff == 0x80001000000000000000981 && matches!(sm, 80 |
         86 | 87 | 88 | 89) => print_form:: < OpLdg, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80e010f0000000000000fff == 0x80e01000000000000000981 && matches!(sm, 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLdg, 11 > (w, sm,
+        w & 0x80001000000000000000fff == 0x80001000000000000000981 && matches!(sm, 90 |
+        100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLdg, 14 > (w, sm,
         at, out)
     );
     try_form!(
-        w & 0x88e010f00000000000001ff == 0xe01000000000000000181 && matches!(sm, 75) =>
+        w & 0x80001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        OpLdg, 11 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
+        86 | 87 | 88 | 89) => print_form:: < OpLdg, 12 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90 |
+        100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLdg, 13 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        print_form:: < OpLdg, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        print_form:: < OpLdg, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
+        print_form:: < OpLdg, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
+        print_form:: < OpLdg, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 75) =>
         print_form:: < OpLdg, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x88e010f00000000000001ff == 0x80e01000000000000000181 && matches!(sm, 75) =>
+        w & 0x800010000000000000001ff == 0x80001000000000000000181 && matches!(sm, 75) =>
         print_form:: < OpLdg, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80e010f00000000000001ff == 0xe01000000000000000181 && matches!(sm, 80 | 86
-        | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
+        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
         OpLdg, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80010f0000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
-        print_form:: < OpLdg, 6 > (w, sm, at, out)
+        w & 0x10000000000000001ff == 0x1000000000000000181 && matches!(sm, 70 | 72) =>
+        print_form:: < OpLdg, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010f0000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpLdg, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x800010f0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
-        86 | 87 | 88 | 89) => print_form:: < OpLdg, 9 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x800010f0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90 |
-        100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLdg, 10 > (w, sm,
-        at, out)
-    );
-    try_form!(
-        w & 0x880010f00000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
         print_form:: < OpLdg, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x8e010000000000000001ff == 0xe01000000000000000181 && matches!(sm, 70 | 72)
-        => print_form:: < OpLdg, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x8001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
-        return print_form:: < OpLdg, 7 > (w, sm, at, out)
+        w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
+        return print_form:: < OpLdg, 6 > (w, sm, at, out)
     );
     None
 }
@@ -32915,73 +32978,87 @@ pub const FORMS: &[FormInfo] = &[
         0x800000000000000000007ac, 0x1fff7fef1fff800001f00000000, 0, [UGPR]
     ),
     form_info!(
-        "ldg", "fixed", 0, Sm70, [75], 0x88e010f00000000000001ff,
-        0xe01000000000000000181, 0x1fff30000c0000000ff00000000, 0, [GPR, NONE, NONE]
+        "ldg", "fixed", 0, Sm70, [75], 0x800010000000000000001ff, 0x1000000000000000181,
+        0x1fff30000c0000000ff00000000, 0, [GPR, NONE, PRED]
     ),
     form_info!(
-        "ldg", "fixed", 1, Sm70, [70, 72], 0x8e010000000000000001ff,
-        0xe01000000000000000181, 0x1fffb0000ff000000ff00000000, 0, [GPR, NONE, NONE]
+        "ldg", "fixed", 1, Sm70, [70, 72], 0x10000000000000001ff, 0x1000000000000000181,
+        0x1fffb0000ff000000ff00000000, 0, [GPR, NONE, NONE]
     ),
     form_info!(
-        "ldg", "fixed", 2, Sm70, [75], 0x88e010f00000000000001ff,
-        0x80e01000000000000000181, 0x1fff30000c00000000000000000, 0, [GPR, UGPR, NONE];
+        "ldg", "fixed", 2, Sm70, [75], 0x800010000000000000001ff,
+        0x80001000000000000000181, 0x1fff30000c00000000000000000, 0, [GPR, UGPR, PRED];
         (75..= 75, [(0xff000e00, 0xff000800)], 0, 0x40000000000000000000000,
         0x40000000000000000000000)
     ),
     form_info!(
         "ldg", "fixed", 3, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x80e010f00000000000001ff, 0xe01000000000000000181,
-        0x1fff38010c0000000ff00000000, 0, [GPR, NONE, NONE]
+        121], 0x800010000000000000001ff, 0x1000000000000000181,
+        0x1fff38010c0000000ff00000000, 0, [GPR, NONE, PRED]
     ),
     form_info!(
-        "ldg", "fixed", 4, Sm70, [80, 86, 87, 88, 89], 0x80e010f0000000000000fff,
-        0x80e01000000000000000981, 0x1dff38000c00000000000000000, 0, [GPR, UGPR, NONE];
+        "ldg", "fixed", 4, Sm70, [80, 86, 87, 88, 89], 0x80001000000000000000fff,
+        0x80001000000000000000981, 0x1dff38000c00000000000000000, 0, [GPR, UGPR, PRED];
         (80..= 89, [(0x20000010000000000000000000, 0x10000000000000000000)], 0,
         0xff00000000, 0x400000000), (80..= 89, [(0x200000100000000000ff000000,
         0xff000000)], 0, 0x40000000000000000000000, 0x40000000000000000000000)
     ),
     form_info!(
-        "ldg", "fixed", 5, Sm70, [75], 0x880010f00000000000001fe,
-        0x80001000000000000000180, 0x1fff30e00c00000000000000000, 0, [GPR, UGPR, NONE];
+        "ldg", "fixed", 5, Sm70, [75], 0x800010000000000000001fe,
+        0x80001000000000000000180, 0x1fff30e00c00000000000000000, 0, [GPR, UGPR, PRED];
         (75..= 75, [(0xff000e00, 0xff000800)], 0, 0x40000000000000000000000,
         0x40000000000000000000000)
     ),
     form_info!(
-        "ldg", "fixed", 6, Sm70, [75], 0x80010f0000000000000ffe, 0x1000000000000000980,
-        0x1fff30e00c00000000000000000, 0, [GPR, NONE, NONE]
+        "ldg", "fixed", 6, Sm70, [75], 0x800010000000000000001fe,
+        0x80001000000000000000180, 0x1fff30000c00000000000000000, 0, [GPR, UGPR, PRED];
+        (75..= 75, [(0xff000e00, 0xff000800)], 0, 0x40000000000000000000000,
+        0x40000000000000000000000)
     ),
     form_info!(
-        "ldg", "fixed", 7, Sm70, [70, 72], 0x8001000000000000000ffe,
-        0x1000000000000000980, 0x1fff30e00ff0000000000000000, 0, [GPR, NONE, NONE]
+        "ldg", "fixed", 7, Sm70, [75], 0x1000000000000000ffe, 0x1000000000000000980,
+        0x1fff30e00c00000000000000000, 0, [GPR, NONE, PRED]
     ),
     form_info!(
-        "ldg", "fixed", 8, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x800010f0000000000000ffe, 0x1000000000000000980,
-        0x1fff38e10c00000000000000000, 0, [GPR, NONE, NONE]
+        "ldg", "fixed", 8, Sm70, [75], 0x1000000000000000ffe, 0x1000000000000000980,
+        0x1fff30000c00000000000000000, 0, [GPR, NONE, PRED]
     ),
     form_info!(
-        "ldg", "fixed", 9, Sm70, [80, 86, 87, 88, 89], 0x800010f0000000000000ffe,
-        0x80001000000000000000980, 0x1dff38e00c00000000000000000, 0, [GPR, UGPR, NONE];
+        "ldg", "fixed", 9, Sm70, [70, 72], 0x1000000000000000ffe, 0x1000000000000000980,
+        0x1fff30e00ff0000000000000000, 0, [GPR, NONE, NONE]
+    ),
+    form_info!(
+        "ldg", "fixed", 10, Sm70, [70, 72], 0x1000000000000000ffe, 0x1000000000000000980,
+        0x1fff30000ff0000000000000000, 0, [GPR, NONE, NONE]
+    ),
+    form_info!(
+        "ldg", "fixed", 11, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
+        121], 0x80001000000000000000ffe, 0x1000000000000000980,
+        0x1fff38e10c00000000000000000, 0, [GPR, NONE, PRED]
+    ),
+    form_info!(
+        "ldg", "fixed", 12, Sm70, [80, 86, 87, 88, 89], 0x80001000000000000000ffe,
+        0x80001000000000000000980, 0x1dff38e00c00000000000000000, 0, [GPR, UGPR, PRED];
         (80..= 89, [(0x20000010000000000000000000, 0x10000000000000000000)], 0,
         0xff00000000, 0x400000000), (80..= 89, [(0x200000100000000000ff000000,
         0xff000000)], 0, 0x40000000000000000000000, 0x40000000000000000000000)
     ),
     form_info!(
-        "ldg", "fixed", 10, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
-        0x800010f0000000000000ffe, 0x80001000000000000000980,
-        0x1fff38e00c00000000000000000, 0, [GPR, UGPR, NONE]
+        "ldg", "fixed", 13, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
+        0x80001000000000000000ffe, 0x80001000000000000000980,
+        0x1fff38e00c00000000000000000, 0, [GPR, UGPR, PRED]
     ),
     form_info!(
-        "ldg", "fixed", 11, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
-        0x80e010f0000000000000fff, 0x80e01000000000000000981,
-        0x1fff38000c00000000000000000, 0, [GPR, UGPR, NONE]
+        "ldg", "fixed", 14, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
+        0x80001000000000000000fff, 0x80001000000000000000981,
+        0x1fff38000c00000000000000000, 0, [GPR, UGPR, PRED]
     ),
     form_info!(
-        "ldg", "fixed", 12, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
+        "ldg", "fixed", 15, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0xeed0000000000000, 0x100000000000, 0, [GPR, NONE, NONE]
     ),
     form_info!(
-        "ldg", "fixed", 13, Sm50, [50, 52, 53, 60, 61, 62], 0, 0, 0, 0, [GPR, NONE, PRED]
+        "ldg", "fixed", 16, Sm50, [50, 52, 53, 60, 61, 62], 0, 0, 0, 0, [GPR, NONE, PRED]
     ),
     form_info!(
         "ldg_256", "fixed", 0, Sm70, [100, 101, 103, 107, 110, 120, 121],

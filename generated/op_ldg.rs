@@ -4,38 +4,42 @@
 
 /// `LDG`: Load 1..16 bytes from global memory at a + off (+ u) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:12 (op `ldg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:15 (op `ldg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdg {
-    /// Destination (u32). (isa-spec/spec/ops/memory/ldg.toml:25)
+    /// Destination (u32). (isa-spec/spec/ops/memory/ldg.toml:28)
     pub d: Reg,
-    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/ldg.toml:29)
+    /// Destination (pred). (isa-spec/spec/ops/memory/ldg.toml:35)
+    pub pd: Reg,
+    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/ldg.toml:41)
     pub a: Src,
-    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/ldg.toml:34)
+    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/ldg.toml:46)
     pub ua: Src,
-    /// Source (pred). Maxwell/Pascal LD/ST predicate of unknown meaning (ptxas: P0). (isa-spec/spec/ops/memory/ldg.toml:44)
+    /// Source (pred). Predicate of unknown meaning (Maxwell/Pascal LD/ST, SM75+ LDG/LD). (isa-spec/spec/ops/memory/ldg.toml:57)
     pub p: Src,
-    /// Modifier. Signed byte offset added to the address (24 bits; 32 in SM70/75's generic register-only form). (isa-spec/spec/ops/memory/ldg.toml:50)
+    /// Modifier. Signed byte offset added to the address (24 bits; 32 in SM70/75's generic register-only form). (isa-spec/spec/ops/memory/ldg.toml:64)
     pub off: i32,
-    /// Modifier. Maxwell/Pascal: a 64-bit address (.E, register pair a) or a 32-bit one (register a alone). (isa-spec/spec/ops/memory/ldg.toml:55)
+    /// Modifier. Maxwell/Pascal: a 64-bit address (.E, register pair a) or a 32-bit one (register a alone). (isa-spec/spec/ops/memory/ldg.toml:69)
     pub e: MemAddrExt,
-    /// Modifier. Width of the base register a. (isa-spec/spec/ops/memory/ldg.toml:61)
+    /// Modifier. Width of the base register a. (isa-spec/spec/ops/memory/ldg.toml:75)
     pub awidth: MemAddrWidth,
-    /// Modifier. How the address uses u. (isa-spec/spec/ops/memory/ldg.toml:67)
+    /// Modifier. How the address uses u. (isa-spec/spec/ops/memory/ldg.toml:81)
     pub amode: MemAddrMode,
-    /// Modifier. Global (LDG) or generic (LD) address; the runner treats both as global memory. (isa-spec/spec/ops/memory/ldg.toml:73)
+    /// Modifier. SM70..SM75 .ZD: pd printed even at PT. (isa-spec/spec/ops/memory/ldg.toml:87)
+    pub zd: MemZd,
+    /// Modifier. Global (LDG) or generic (LD) address; the runner treats both as global memory. (isa-spec/spec/ops/memory/ldg.toml:93)
     pub space: AddrSpace,
-    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:78)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:98)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:82)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:102)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:86)
-    pub ltc: MemLtc,
-    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:91)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:108)
+    pub ltc: MemLtc4,
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:113)
     pub sem: MemSem,
 }
-op_fields!(OpLdg, [a, ua, p], [d]);
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:12.
+op_fields!(OpLdg, [a, ua, p], [d, pd]);
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:15.
 impl OpLdg {
     pub const NAME: &'static str = "ldg";
     pub const MNEMONIC: &'static str = "LDG";
@@ -48,40 +52,49 @@ impl OpLdg {
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("ua", ValueType::U32).with_default(Src::RZ),
-        OperandInfo::new("p", ValueType::Pred).with_default(Src::PT),
+        OperandInfo::new("p", ValueType::Pred).with_not().with_default(Src::PT),
     ];
-    pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
+    pub const DSTS: &'static [OperandInfo] = &[
+        OperandInfo::new("d", ValueType::U32),
+        OperandInfo::new("pd", ValueType::Pred).with_default(Src::reg(Reg::PT)),
+    ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:91).
+    /// Codes of `ltc`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:108).
+    const LTC_CODES0: [u16; MemLtc4::COUNT] = codes("0 1 2 -");
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:113).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e 0 1 2 3 4 5 6 7 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:82).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:102).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:67).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:81).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:61).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:75).
     const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("0 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:67).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:81).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 4 -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:61).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:75).
     const AWIDTH_CODES1: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:78).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:98).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:91).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:113).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - 4 1 - - - - - - - - - 5 - 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:73).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:93).
     const SPACE_CODES0: [u16; AddrSpace::COUNT] = codes("- 0");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:67).
+    /// Codes of `zd`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:87).
+    const ZD_CODES0: [u16; MemZd::COUNT] = codes("0 -");
+    /// Codes of `zd`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:87).
+    const ZD_CODES1: [u16; MemZd::COUNT] = codes("- 1");
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:81).
     const AMODE_CODES2: [u16; MemAddrMode::COUNT] = codes("0 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:67).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:81).
     const AMODE_CODES3: [u16; MemAddrMode::COUNT] = codes("- 0 1");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:82).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:102).
     const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 2 3 - -");
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:73).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:93).
     const SPACE_CODES1: [u16; AddrSpace::COUNT] = codes("- 4");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -92,8 +105,8 @@ impl OpLdg {
             (
                 reg!(Gpr),
                 _,
-                _,
-            ) if smb & 0x100 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                reg!(Pred),
+            ) if smb & 0x100 != 0 && self.ua == Src::RZ
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Global) => Some(0),
@@ -106,91 +119,117 @@ impl OpLdg {
             (
                 reg!(Gpr),
                 reg!(UGpr),
-                _,
-            ) if smb & 0x100 != 0 && self.p == Src::PT
+                reg!(Pred),
+            ) if smb & 0x100 != 0
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur)
                 && matches!(self.space, AddrSpace::Global) => Some(2),
             (
                 reg!(Gpr),
                 _,
-                _,
-            ) if smb & 0x3ffe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                reg!(Pred),
+            ) if smb & 0x3ffe00 != 0 && self.ua == Src::RZ
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Global) => Some(3),
             (
                 reg!(Gpr),
                 reg!(UGpr),
-                _,
-            ) if smb & 0x3e00 != 0 && self.p == Src::PT
+                reg!(Pred),
+            ) if smb & 0x3e00 != 0
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.space, AddrSpace::Global) => Some(4),
             (
                 reg!(Gpr),
                 reg!(UGpr),
-                _,
-            ) if smb & 0x100 != 0 && self.p == Src::PT
+                reg!(Pred),
+            ) if smb & 0x100 != 0
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur)
+                && matches!(self.zd, MemZd::None)
                 && matches!(self.space, AddrSpace::Generic) => Some(5),
             (
                 reg!(Gpr),
+                reg!(UGpr),
+                reg!(Pred),
+            ) if smb & 0x100 != 0
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur) && matches!(self.zd, MemZd::Zd)
+                && matches!(self.space, AddrSpace::Generic) => Some(6),
+            (
+                reg!(Gpr),
                 _,
-                _,
-            ) if smb & 0x100 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                reg!(Pred),
+            ) if smb & 0x100 != 0 && self.ua == Src::RZ
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg)
-                && matches!(self.space, AddrSpace::Generic) => Some(6),
+                && matches!(self.zd, MemZd::None)
+                && matches!(self.space, AddrSpace::Generic) => Some(7),
+            (
+                reg!(Gpr),
+                _,
+                reg!(Pred),
+            ) if smb & 0x100 != 0 && self.ua == Src::RZ
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg) && matches!(self.zd, MemZd::Zd)
+                && matches!(self.space, AddrSpace::Generic) => Some(8),
             (
                 reg!(Gpr),
                 _,
                 _,
             ) if smb & 0xc0 != 0 && self.ua == Src::RZ && self.p == Src::PT
-                && matches!(self.space, AddrSpace::Generic) => Some(7),
-            (
-                reg!(Gpr),
-                _,
-                _,
-            ) if smb & 0x3ffe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
-                && matches!(self.awidth, MemAddrWidth::None)
-                && matches!(self.amode, MemAddrMode::Reg)
-                && matches!(self.space, AddrSpace::Generic) => Some(8),
-            (
-                reg!(Gpr),
-                reg!(UGpr),
-                _,
-            ) if smb & 0x3e00 != 0 && self.p == Src::PT
-                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.zd, MemZd::None)
                 && matches!(self.space, AddrSpace::Generic) => Some(9),
             (
                 reg!(Gpr),
-                reg!(UGpr),
                 _,
-            ) if smb & 0x3fc000 != 0 && self.p == Src::PT
-                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
-                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
+                _,
+            ) if smb & 0xc0 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.zd, MemZd::Zd)
                 && matches!(self.space, AddrSpace::Generic) => Some(10),
             (
                 reg!(Gpr),
-                reg!(UGpr),
                 _,
-            ) if smb & 0x3fc000 != 0 && self.p == Src::PT
+                reg!(Pred),
+            ) if smb & 0x3ffe00 != 0 && self.ua == Src::RZ
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
+                && matches!(self.space, AddrSpace::Generic) => Some(11),
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+                reg!(Pred),
+            ) if smb & 0x3e00 != 0
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.space, AddrSpace::Generic) => Some(12),
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+                reg!(Pred),
+            ) if smb & 0x3fc000 != 0
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
-                && matches!(self.space, AddrSpace::Global) => Some(11),
+                && matches!(self.space, AddrSpace::Generic) => Some(13),
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+                reg!(Pred),
+            ) if smb & 0x3fc000 != 0
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
+                && matches!(self.space, AddrSpace::Global) => Some(14),
             (
                 reg!(Gpr),
                 _,
                 _,
             ) if smb & 0x3f != 0 && self.ua == Src::RZ && self.p == Src::PT
-                && matches!(self.space, AddrSpace::Global) => Some(12),
+                && matches!(self.space, AddrSpace::Global) => Some(15),
             (
                 reg!(Gpr),
                 _,
                 reg!(Pred),
             ) if smb & 0x3f != 0 && self.ua == Src::RZ
-                && matches!(self.space, AddrSpace::Generic) => Some(13),
+                && matches!(self.space, AddrSpace::Generic) => Some(16),
             _ => None,
         }
     }
@@ -219,7 +258,7 @@ impl OpLdg {
             || (matches!(self.amode, MemAddrMode::Reg | MemAddrMode::Desc)
                 && matches!(self.awidth, MemAddrWidth::None | MemAddrWidth::B64)))
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:120; form at isa-spec/spec/ops/memory/ldg.toml:120).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:142; form at isa-spec/spec/ops/memory/ldg.toml:142).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -239,23 +278,27 @@ impl OpLdg {
             }
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
-        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        let mut w: u128 = 0xe01000000000000000181
+        let mut w: u128 = 0x1000000000000000181
             | (c.raw & 0x1fff30000c0000000ff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= (self.ltc.index() as u128) << 68;
+        w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
+        w |= u128::from(self.p.not) << 67;
+        w |= self.ltc.code_in(Self::NAME, "ltc", &Self::LTC_CODES0, sm)? << 68;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= (self.zd.index() as u128) << 87;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:166; form at isa-spec/spec/ops/memory/ldg.toml:166).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:193; form at isa-spec/spec/ops/memory/ldg.toml:193).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -278,20 +321,22 @@ impl OpLdg {
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
-        let mut w: u128 = 0xe01000000000000000181
+        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc4::None, sm)?;
+        let mut w: u128 = 0x1000000000000000181
             | (c.raw & 0x1fffb0000ff000000ff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= (self.zd.index() as u128) << 87;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:175; form at isa-spec/spec/ops/memory/ldg.toml:175).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:203; form at isa-spec/spec/ops/memory/ldg.toml:203).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -311,24 +356,28 @@ impl OpLdg {
             }
         }
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        let mut w: u128 = 0x80e01000000000000000181
+        let mut w: u128 = 0x80001000000000000000181
             | (c.raw & 0x1fff30000c00000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= (self.ltc.index() as u128) << 68;
+        w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
+        w |= u128::from(self.p.not) << 67;
+        w |= self.ltc.code_in(Self::NAME, "ltc", &Self::LTC_CODES0, sm)? << 68;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= (self.zd.index() as u128) << 87;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:194; form at isa-spec/spec/ops/memory/ldg.toml:194).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:223; form at isa-spec/spec/ops/memory/ldg.toml:223).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -348,23 +397,27 @@ impl OpLdg {
             }
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
-        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
+        only_default(Self::NAME, "modifier zd", self.zd == MemZd::None, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        let mut w: u128 = 0xe01000000000000000181
+        let mut w: u128 = 0x1000000000000000181
             | (c.raw & 0x1fff38010c0000000ff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
+        w |= u128::from(self.p.not) << 67;
         w |= (self.ltc.index() as u128) << 68;
         w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:247; form at isa-spec/spec/ops/memory/ldg.toml:247).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:279; form at isa-spec/spec/ops/memory/ldg.toml:279).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -384,15 +437,18 @@ impl OpLdg {
             }
         }
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
+        only_default(Self::NAME, "modifier zd", self.zd == MemZd::None, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        let mut w: u128 = 0x80e01000000000000000981
+        let mut w: u128 = 0x80001000000000000000981
             | (c.raw & 0x1dff38000c00000000000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
+        w |= u128::from(self.p.not) << 67;
         w |= (self.ltc.index() as u128) << 68;
         w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         {
@@ -401,11 +457,12 @@ impl OpLdg {
             w |= ((v >> 1) & 1) << 101;
         }
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:272; form at isa-spec/spec/ops/memory/ldg.toml:272).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:305; form at isa-spec/spec/ops/memory/ldg.toml:305).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -425,7 +482,8 @@ impl OpLdg {
             }
         }
         forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         let mut w: u128 = 0x80001000000000000000180
             | (c.raw & 0x1fff30e00c00000000000000000);
@@ -434,15 +492,18 @@ impl OpLdg {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= (self.ltc.index() as u128) << 68;
+        w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
+        w |= u128::from(self.p.not) << 67;
+        w |= self.ltc.code_in(Self::NAME, "ltc", &Self::LTC_CODES0, sm)? << 68;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.zd.code_in(Self::NAME, "zd", &Self::ZD_CODES0, sm)? << 87;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:286; form at isa-spec/spec/ops/memory/ldg.toml:286).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:319; form at isa-spec/spec/ops/memory/ldg.toml:319).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -461,24 +522,29 @@ impl OpLdg {
                 );
             }
         }
-        only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
-        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
-        let mut w: u128 = 0x1000000000000000980
-            | (c.raw & 0x1fff30e00c00000000000000000);
+        let mut w: u128 = 0x80001000000000000000180
+            | (c.raw & 0x1fff30000c00000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
-        w |= (self.ltc.index() as u128) << 68;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
+        w |= u128::from(self.p.not) << 67;
+        w |= self.ltc.code_in(Self::NAME, "ltc", &Self::LTC_CODES0, sm)? << 68;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
-        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
-        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
+        w |= self.zd.code_in(Self::NAME, "zd", &Self::ZD_CODES1, sm)? << 87;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:305; form at isa-spec/spec/ops/memory/ldg.toml:305).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:329; form at isa-spec/spec/ops/memory/ldg.toml:329).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -498,23 +564,27 @@ impl OpLdg {
             }
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
-        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
-        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
         let mut w: u128 = 0x1000000000000000980
-            | (c.raw & 0x1fff30e00ff0000000000000000);
+            | (c.raw & 0x1fff30e00c00000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
+        w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
+        w |= u128::from(self.p.not) << 67;
+        w |= self.ltc.code_in(Self::NAME, "ltc", &Self::LTC_CODES0, sm)? << 68;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.zd.code_in(Self::NAME, "zd", &Self::ZD_CODES0, sm)? << 87;
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:315; form at isa-spec/spec/ops/memory/ldg.toml:315).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:347; form at isa-spec/spec/ops/memory/ldg.toml:347).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -534,23 +604,27 @@ impl OpLdg {
             }
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
-        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
-        only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
         let mut w: u128 = 0x1000000000000000980
-            | (c.raw & 0x1fff38e10c00000000000000000);
+            | (c.raw & 0x1fff30000c00000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
-        w |= (self.ltc.index() as u128) << 68;
-        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
-        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
+        w |= u128::from(self.p.not) << 67;
+        w |= self.ltc.code_in(Self::NAME, "ltc", &Self::LTC_CODES0, sm)? << 68;
+        w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.zd.code_in(Self::NAME, "zd", &Self::ZD_CODES1, sm)? << 87;
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:329; form at isa-spec/spec/ops/memory/ldg.toml:329).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:356; form at isa-spec/spec/ops/memory/ldg.toml:356).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -569,29 +643,26 @@ impl OpLdg {
                 );
             }
         }
-        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
-        let mut w: u128 = 0x80001000000000000000980
-            | (c.raw & 0x1dff38e00c00000000000000000);
+        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc4::None, sm)?;
+        let mut w: u128 = 0x1000000000000000980
+            | (c.raw & 0x1fff30e00ff0000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= (self.ltc.index() as u128) << 68;
-        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
-        {
-            let v: u128 = code_of(&[1, 0, 3], self.amode.index());
-            w |= (v & 1) << 76;
-            w |= ((v >> 1) & 1) << 101;
-        }
-        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
+        w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
-        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
+        w |= self.zd.code_in(Self::NAME, "zd", &Self::ZD_CODES0, sm)? << 87;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:340; form at isa-spec/spec/ops/memory/ldg.toml:340).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:365; form at isa-spec/spec/ops/memory/ldg.toml:365).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -610,38 +681,26 @@ impl OpLdg {
                 );
             }
         }
-        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
-        let mut w: u128 = 0x80001000000000000000980
-            | (c.raw & 0x1fff38e00c00000000000000000);
+        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc4::None, sm)?;
+        let mut w: u128 = 0x1000000000000000980
+            | (c.raw & 0x1fff30000ff0000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= (self.ltc.index() as u128) << 68;
-        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
-        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES3, sm)? << 76;
-        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
+        w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
-        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
-        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        if w & 0xff000000 == 0xff000000
-            && w & 0x40010000000000000000000 == 0x40000000000000000000000
-        {
-            return Err(
-                refuse(
-                    Self::NAME,
-                    format_args!(
-                        "this combination of modifiers is not encodable on SM{}", sm
-                    ),
-                ),
-            );
-        }
-        Ok(w)
+        w |= self.zd.code_in(Self::NAME, "zd", &Self::ZD_CODES1, sm)? << 87;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:354; form at isa-spec/spec/ops/memory/ldg.toml:354).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:376; form at isa-spec/spec/ops/memory/ldg.toml:376).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -660,16 +719,105 @@ impl OpLdg {
                 );
             }
         }
-        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
         only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
-        only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        let mut w: u128 = 0x80e01000000000000000981
-            | (c.raw & 0x1fff38000c00000000000000000);
+        only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
+        only_default(Self::NAME, "modifier zd", self.zd == MemZd::None, sm)?;
+        let mut w: u128 = 0x1000000000000000980
+            | (c.raw & 0x1fff38e10c00000000000000000);
+        w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
+        w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
+        w |= u128::from(self.p.not) << 67;
+        w |= (self.ltc.index() as u128) << 68;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:390; form at isa-spec/spec/ops/memory/ldg.toml:390).
+    #[inline(always)]
+    fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
+            {
+                return Err(
+                    refuse(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
+        only_default(Self::NAME, "modifier zd", self.zd == MemZd::None, sm)?;
+        let mut w: u128 = 0x80001000000000000000980
+            | (c.raw & 0x1dff38e00c00000000000000000);
+        w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
+        w |= u128::from(self.p.not) << 67;
+        w |= (self.ltc.index() as u128) << 68;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        {
+            let v: u128 = code_of(&[1, 0, 3], self.amode.index());
+            w |= (v & 1) << 76;
+            w |= ((v >> 1) & 1) << 101;
+        }
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:401; form at isa-spec/spec/ops/memory/ldg.toml:401).
+    #[inline(always)]
+    fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
+            {
+                return Err(
+                    refuse(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
+        only_default(Self::NAME, "modifier zd", self.zd == MemZd::None, sm)?;
+        let mut w: u128 = 0x80001000000000000000980
+            | (c.raw & 0x1fff38e00c00000000000000000);
+        w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
+        w |= u128::from(self.p.not) << 67;
         w |= (self.ltc.index() as u128) << 68;
         w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES3, sm)? << 76;
@@ -691,9 +839,63 @@ impl OpLdg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:373; form at isa-spec/spec/ops/memory/ldg.toml:373).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:415; form at isa-spec/spec/ops/memory/ldg.toml:415).
     #[inline(always)]
-    fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+    fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !((self.awidth.text() == ".U32") || self.e.text().is_empty())
+                && !any_align()
+            {
+                return Err(
+                    refuse(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
+        only_default(Self::NAME, "modifier zd", self.zd == MemZd::None, sm)?;
+        only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
+        let mut w: u128 = 0x80001000000000000000981
+            | (c.raw & 0x1fff38000c00000000000000000);
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
+        w |= u128::from(self.p.not) << 67;
+        w |= (self.ltc.index() as u128) << 68;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES3, sm)? << 76;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        if w & 0xff000000 == 0xff000000
+            && w & 0x40010000000000000000000 == 0x40000000000000000000000
+        {
+            return Err(
+                refuse(
+                    Self::NAME,
+                    format_args!(
+                        "this combination of modifiers is not encodable on SM{}", sm
+                    ),
+                ),
+            );
+        }
+        Ok(w)
+    }
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:434; form at isa-spec/spec/ops/memory/ldg.toml:434).
+    #[inline(always)]
+    fn encode_f15(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
@@ -712,6 +914,7 @@ impl OpLdg {
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
         only_default(
             Self::NAME,
             "modifier awidth",
@@ -719,8 +922,9 @@ impl OpLdg {
             sm,
         )?;
         only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
+        only_default(Self::NAME, "modifier zd", self.zd == MemZd::None, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
+        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc4::None, sm)?;
         only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeed0000000000000 | (c.raw & 0x100000000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
@@ -731,9 +935,9 @@ impl OpLdg {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:404; form at isa-spec/spec/ops/memory/ldg.toml:404).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:465; form at isa-spec/spec/ops/memory/ldg.toml:465).
     #[inline(always)]
-    fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+    fn encode_f16(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
@@ -752,6 +956,7 @@ impl OpLdg {
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
         only_default(
             Self::NAME,
             "modifier awidth",
@@ -759,7 +964,8 @@ impl OpLdg {
             sm,
         )?;
         only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
-        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
+        only_default(Self::NAME, "modifier zd", self.zd == MemZd::None, sm)?;
+        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc4::None, sm)?;
         only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
@@ -772,13 +978,15 @@ impl OpLdg {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:120; form at isa-spec/spec/ops/memory/ldg.toml:120).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:142; form at isa-spec/spec/ops/memory/ldg.toml:142).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua: Src = Src::RZ;
-        let p: Src = Src::PT;
+        let p = Src::reg(reg_below(RegFile::Pred, (bits(w, 64, 3)) ^ 7, 7)?)
+            .with_not(bit(w, 67));
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
@@ -789,6 +997,7 @@ impl OpLdg {
             1 => MemAddrMode::Reg,
             _ => return None,
         };
+        let zd: MemZd = MemZd::from_index(bits(w, 87, 1) as usize)?;
         let space: AddrSpace = AddrSpace::Global;
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
@@ -810,7 +1019,12 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = match bits(w, 68, 2) {
+            0 => MemLtc4::None,
+            1 => MemLtc4::Ltc64b,
+            2 => MemLtc4::Ltc128b,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
@@ -848,6 +1062,7 @@ impl OpLdg {
         };
         let o = Self {
             d,
+            pd,
             a,
             ua,
             p,
@@ -855,6 +1070,7 @@ impl OpLdg {
             e,
             awidth,
             amode,
+            zd,
             space,
             size,
             cache,
@@ -866,10 +1082,11 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000c0000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:166; form at isa-spec/spec/ops/memory/ldg.toml:166).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:193; form at isa-spec/spec/ops/memory/ldg.toml:193).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
@@ -883,6 +1100,7 @@ impl OpLdg {
             1 => MemAddrMode::Reg,
             _ => return None,
         };
+        let zd: MemZd = MemZd::from_index(bits(w, 87, 1) as usize)?;
         let space: AddrSpace = AddrSpace::Global;
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
@@ -904,7 +1122,7 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::None;
+        let ltc: MemLtc4 = MemLtc4::None;
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
@@ -942,6 +1160,7 @@ impl OpLdg {
         };
         let o = Self {
             d,
+            pd,
             a,
             ua,
             p,
@@ -949,6 +1168,7 @@ impl OpLdg {
             e,
             awidth,
             amode,
+            zd,
             space,
             size,
             cache,
@@ -960,13 +1180,15 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffb0000ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:175; form at isa-spec/spec/ops/memory/ldg.toml:175).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:203; form at isa-spec/spec/ops/memory/ldg.toml:203).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
-        let p: Src = Src::PT;
+        let p = Src::reg(reg_below(RegFile::Pred, (bits(w, 64, 3)) ^ 7, 7)?)
+            .with_not(bit(w, 67));
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
@@ -978,6 +1200,7 @@ impl OpLdg {
             4 => MemAddrMode::Ur,
             _ => return None,
         };
+        let zd: MemZd = MemZd::from_index(bits(w, 87, 1) as usize)?;
         let space: AddrSpace = AddrSpace::Global;
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
@@ -999,7 +1222,12 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = match bits(w, 68, 2) {
+            0 => MemLtc4::None,
+            1 => MemLtc4::Ltc64b,
+            2 => MemLtc4::Ltc128b,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
@@ -1037,6 +1265,7 @@ impl OpLdg {
         };
         let o = Self {
             d,
+            pd,
             a,
             ua,
             p,
@@ -1044,6 +1273,7 @@ impl OpLdg {
             e,
             awidth,
             amode,
+            zd,
             space,
             size,
             cache,
@@ -1055,13 +1285,15 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:194; form at isa-spec/spec/ops/memory/ldg.toml:194).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:223; form at isa-spec/spec/ops/memory/ldg.toml:223).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua: Src = Src::RZ;
-        let p: Src = Src::PT;
+        let p = Src::reg(reg_below(RegFile::Pred, (bits(w, 64, 3)) ^ 7, 7)?)
+            .with_not(bit(w, 67));
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
@@ -1072,6 +1304,7 @@ impl OpLdg {
             1 => MemAddrMode::Reg,
             _ => return None,
         };
+        let zd: MemZd = MemZd::None;
         let space: AddrSpace = AddrSpace::Global;
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
@@ -1092,7 +1325,7 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = MemLtc4::from_index(bits(w, 68, 2) as usize)?;
         let sem: MemSem = match bits(w, 77, 4) {
             0 => MemSem::WeakSys,
             2 => MemSem::ConstantCta,
@@ -1114,6 +1347,7 @@ impl OpLdg {
         };
         let o = Self {
             d,
+            pd,
             a,
             ua,
             p,
@@ -1121,6 +1355,7 @@ impl OpLdg {
             e,
             awidth,
             amode,
+            zd,
             space,
             size,
             cache,
@@ -1132,13 +1367,15 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38010c0000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:247; form at isa-spec/spec/ops/memory/ldg.toml:247).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:279; form at isa-spec/spec/ops/memory/ldg.toml:279).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
-        let p: Src = Src::PT;
+        let p = Src::reg(reg_below(RegFile::Pred, (bits(w, 64, 3)) ^ 7, 7)?)
+            .with_not(bit(w, 67));
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
@@ -1152,6 +1389,7 @@ impl OpLdg {
             3 => MemAddrMode::Desc,
             _ => return None,
         };
+        let zd: MemZd = MemZd::None;
         let space: AddrSpace = AddrSpace::Global;
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
@@ -1172,7 +1410,7 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = MemLtc4::from_index(bits(w, 68, 2) as usize)?;
         let sem: MemSem = match bits(w, 77, 4) {
             0 => MemSem::WeakSys,
             2 => MemSem::ConstantCta,
@@ -1194,6 +1432,7 @@ impl OpLdg {
         };
         let o = Self {
             d,
+            pd,
             a,
             ua,
             p,
@@ -1201,6 +1440,7 @@ impl OpLdg {
             e,
             awidth,
             amode,
+            zd,
             space,
             size,
             cache,
@@ -1212,13 +1452,15 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff38000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:272; form at isa-spec/spec/ops/memory/ldg.toml:272).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:305; form at isa-spec/spec/ops/memory/ldg.toml:305).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd: Reg = Reg::PT;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
-        let p: Src = Src::PT;
+        let p = Src::reg(reg_below(RegFile::Pred, (bits(w, 64, 3)) ^ 7, 7)?)
+            .with_not(bit(w, 67));
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
@@ -1230,6 +1472,10 @@ impl OpLdg {
             4 => MemAddrMode::Ur,
             _ => return None,
         };
+        let zd: MemZd = match bits(w, 87, 1) {
+            0 => MemZd::None,
+            _ => return None,
+        };
         let space: AddrSpace = match bits(w, 0, 1) {
             0 => AddrSpace::Generic,
             _ => return None,
@@ -1254,7 +1500,12 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = match bits(w, 68, 2) {
+            0 => MemLtc4::None,
+            1 => MemLtc4::Ltc64b,
+            2 => MemLtc4::Ltc128b,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
@@ -1292,6 +1543,7 @@ impl OpLdg {
         };
         let o = Self {
             d,
+            pd,
             a,
             ua,
             p,
@@ -1299,6 +1551,7 @@ impl OpLdg {
             e,
             awidth,
             amode,
+            zd,
             space,
             size,
             cache,
@@ -1310,21 +1563,28 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:286; form at isa-spec/spec/ops/memory/ldg.toml:286).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:319; form at isa-spec/spec/ops/memory/ldg.toml:319).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
-        let ua: Src = Src::RZ;
-        let p: Src = Src::PT;
-        let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
+        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
+        let p = Src::reg(reg_below(RegFile::Pred, (bits(w, 64, 3)) ^ 7, 7)?)
+            .with_not(bit(w, 67));
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
-            0 => MemAddrWidth::None,
+            0 => MemAddrWidth::U32,
+            1 => MemAddrWidth::B64,
             _ => return None,
         };
-        let amode: MemAddrMode = match bits(w, 91, 1) {
-            0 => MemAddrMode::Reg,
+        let amode: MemAddrMode = match bits(w, 9, 3) {
+            4 => MemAddrMode::Ur,
+            _ => return None,
+        };
+        let zd: MemZd = match bits(w, 87, 1) {
+            1 => MemZd::Zd,
             _ => return None,
         };
         let space: AddrSpace = match bits(w, 0, 1) {
@@ -1351,7 +1611,12 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = match bits(w, 68, 2) {
+            0 => MemLtc4::None,
+            1 => MemLtc4::Ltc64b,
+            2 => MemLtc4::Ltc128b,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
@@ -1389,6 +1654,7 @@ impl OpLdg {
         };
         let o = Self {
             d,
+            pd,
             a,
             ua,
             p,
@@ -1396,6 +1662,117 @@ impl OpLdg {
             e,
             awidth,
             amode,
+            zd,
+            space,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000c00000000000000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:329; form at isa-spec/spec/ops/memory/ldg.toml:329).
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let ua: Src = Src::RZ;
+        let p = Src::reg(reg_below(RegFile::Pred, (bits(w, 64, 3)) ^ 7, 7)?)
+            .with_not(bit(w, 67));
+        let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::None,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 91, 1) {
+            0 => MemAddrMode::Reg,
+            _ => return None,
+        };
+        let zd: MemZd = match bits(w, 87, 1) {
+            0 => MemZd::None,
+            _ => return None,
+        };
+        let space: AddrSpace = match bits(w, 0, 1) {
+            0 => AddrSpace::Generic,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            7 => MemSize::U128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let ltc: MemLtc4 = match bits(w, 68, 2) {
+            0 => MemLtc4::None,
+            1 => MemLtc4::Ltc64b,
+            2 => MemLtc4::Ltc128b,
+            _ => return None,
+        };
+        let sem: MemSem = match bits(w, 76, 5) {
+            0xe => MemSem::WeakSys,
+            0 => MemSem::ConstantCta,
+            1 => MemSem::ConstantCtaPrivate,
+            2 => MemSem::ConstantSm,
+            3 => MemSem::ConstantSmPrivate,
+            4 => MemSem::ConstantGpu,
+            5 => MemSem::ConstantGpuPrivate,
+            6 => MemSem::ConstantSys,
+            7 => MemSem::ConstantSysPrivate,
+            8 => MemSem::WeakCta,
+            9 => MemSem::WeakCtaPrivate,
+            0xa => MemSem::WeakSm,
+            0xb => MemSem::WeakSmPrivate,
+            0xc => MemSem::WeakGpu,
+            0xd => MemSem::WeakGpuPrivate,
+            0xf => MemSem::WeakSysPrivate,
+            0x10 => MemSem::StrongCta,
+            0x11 => MemSem::StrongCtaPrivate,
+            0x12 => MemSem::StrongSm,
+            0x13 => MemSem::StrongSmPrivate,
+            0x14 => MemSem::StrongGpu,
+            0x15 => MemSem::StrongGpuPrivate,
+            0x16 => MemSem::StrongSys,
+            0x17 => MemSem::StrongSysPrivate,
+            0x18 => MemSem::MmioCta,
+            0x19 => MemSem::MmioCtaPrivate,
+            0x1a => MemSem::MmioSm,
+            0x1b => MemSem::MmioSmPrivate,
+            0x1c => MemSem::MmioGpu,
+            0x1d => MemSem::MmioGpuPrivate,
+            0x1e => MemSem::MmioSys,
+            0x1f => MemSem::MmioSysPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            d,
+            pd,
+            a,
+            ua,
+            p,
+            off,
+            e,
+            awidth,
+            amode,
+            zd,
             space,
             size,
             cache,
@@ -1407,13 +1784,15 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:305; form at isa-spec/spec/ops/memory/ldg.toml:305).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:347; form at isa-spec/spec/ops/memory/ldg.toml:347).
     #[inline(always)]
-    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua: Src = Src::RZ;
-        let p: Src = Src::PT;
+        let p = Src::reg(reg_below(RegFile::Pred, (bits(w, 64, 3)) ^ 7, 7)?)
+            .with_not(bit(w, 67));
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
         let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
@@ -1422,6 +1801,10 @@ impl OpLdg {
         };
         let amode: MemAddrMode = match bits(w, 91, 1) {
             0 => MemAddrMode::Reg,
+            _ => return None,
+        };
+        let zd: MemZd = match bits(w, 87, 1) {
+            1 => MemZd::Zd,
             _ => return None,
         };
         let space: AddrSpace = match bits(w, 0, 1) {
@@ -1448,7 +1831,12 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::None;
+        let ltc: MemLtc4 = match bits(w, 68, 2) {
+            0 => MemLtc4::None,
+            1 => MemLtc4::Ltc64b,
+            2 => MemLtc4::Ltc128b,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
@@ -1486,6 +1874,7 @@ impl OpLdg {
         };
         let o = Self {
             d,
+            pd,
             a,
             ua,
             p,
@@ -1493,6 +1882,111 @@ impl OpLdg {
             e,
             awidth,
             amode,
+            zd,
+            space,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000c00000000000000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:356; form at isa-spec/spec/ops/memory/ldg.toml:356).
+    #[inline(always)]
+    fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let ua: Src = Src::RZ;
+        let p: Src = Src::PT;
+        let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::None,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 91, 1) {
+            0 => MemAddrMode::Reg,
+            _ => return None,
+        };
+        let zd: MemZd = match bits(w, 87, 1) {
+            0 => MemZd::None,
+            _ => return None,
+        };
+        let space: AddrSpace = match bits(w, 0, 1) {
+            0 => AddrSpace::Generic,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            7 => MemSize::U128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let ltc: MemLtc4 = MemLtc4::None;
+        let sem: MemSem = match bits(w, 76, 5) {
+            0xe => MemSem::WeakSys,
+            0 => MemSem::ConstantCta,
+            1 => MemSem::ConstantCtaPrivate,
+            2 => MemSem::ConstantSm,
+            3 => MemSem::ConstantSmPrivate,
+            4 => MemSem::ConstantGpu,
+            5 => MemSem::ConstantGpuPrivate,
+            6 => MemSem::ConstantSys,
+            7 => MemSem::ConstantSysPrivate,
+            8 => MemSem::WeakCta,
+            9 => MemSem::WeakCtaPrivate,
+            0xa => MemSem::WeakSm,
+            0xb => MemSem::WeakSmPrivate,
+            0xc => MemSem::WeakGpu,
+            0xd => MemSem::WeakGpuPrivate,
+            0xf => MemSem::WeakSysPrivate,
+            0x10 => MemSem::StrongCta,
+            0x11 => MemSem::StrongCtaPrivate,
+            0x12 => MemSem::StrongSm,
+            0x13 => MemSem::StrongSmPrivate,
+            0x14 => MemSem::StrongGpu,
+            0x15 => MemSem::StrongGpuPrivate,
+            0x16 => MemSem::StrongSys,
+            0x17 => MemSem::StrongSysPrivate,
+            0x18 => MemSem::MmioCta,
+            0x19 => MemSem::MmioCtaPrivate,
+            0x1a => MemSem::MmioSm,
+            0x1b => MemSem::MmioSmPrivate,
+            0x1c => MemSem::MmioGpu,
+            0x1d => MemSem::MmioGpuPrivate,
+            0x1e => MemSem::MmioSys,
+            0x1f => MemSem::MmioSysPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            d,
+            pd,
+            a,
+            ua,
+            p,
+            off,
+            e,
+            awidth,
+            amode,
+            zd,
             space,
             size,
             cache,
@@ -1504,10 +1998,11 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30e00ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:315; form at isa-spec/spec/ops/memory/ldg.toml:315).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:365; form at isa-spec/spec/ops/memory/ldg.toml:365).
     #[inline(always)]
-    fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
@@ -1517,7 +2012,113 @@ impl OpLdg {
             0 => MemAddrWidth::None,
             _ => return None,
         };
+        let amode: MemAddrMode = match bits(w, 91, 1) {
+            0 => MemAddrMode::Reg,
+            _ => return None,
+        };
+        let zd: MemZd = match bits(w, 87, 1) {
+            1 => MemZd::Zd,
+            _ => return None,
+        };
+        let space: AddrSpace = match bits(w, 0, 1) {
+            0 => AddrSpace::Generic,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            7 => MemSize::U128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let ltc: MemLtc4 = MemLtc4::None;
+        let sem: MemSem = match bits(w, 76, 5) {
+            0xe => MemSem::WeakSys,
+            0 => MemSem::ConstantCta,
+            1 => MemSem::ConstantCtaPrivate,
+            2 => MemSem::ConstantSm,
+            3 => MemSem::ConstantSmPrivate,
+            4 => MemSem::ConstantGpu,
+            5 => MemSem::ConstantGpuPrivate,
+            6 => MemSem::ConstantSys,
+            7 => MemSem::ConstantSysPrivate,
+            8 => MemSem::WeakCta,
+            9 => MemSem::WeakCtaPrivate,
+            0xa => MemSem::WeakSm,
+            0xb => MemSem::WeakSmPrivate,
+            0xc => MemSem::WeakGpu,
+            0xd => MemSem::WeakGpuPrivate,
+            0xf => MemSem::WeakSysPrivate,
+            0x10 => MemSem::StrongCta,
+            0x11 => MemSem::StrongCtaPrivate,
+            0x12 => MemSem::StrongSm,
+            0x13 => MemSem::StrongSmPrivate,
+            0x14 => MemSem::StrongGpu,
+            0x15 => MemSem::StrongGpuPrivate,
+            0x16 => MemSem::StrongSys,
+            0x17 => MemSem::StrongSysPrivate,
+            0x18 => MemSem::MmioCta,
+            0x19 => MemSem::MmioCtaPrivate,
+            0x1a => MemSem::MmioSm,
+            0x1b => MemSem::MmioSmPrivate,
+            0x1c => MemSem::MmioGpu,
+            0x1d => MemSem::MmioGpuPrivate,
+            0x1e => MemSem::MmioSys,
+            0x1f => MemSem::MmioSysPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            d,
+            pd,
+            a,
+            ua,
+            p,
+            off,
+            e,
+            awidth,
+            amode,
+            zd,
+            space,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000ff0000000000000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:376; form at isa-spec/spec/ops/memory/ldg.toml:376).
+    #[inline(always)]
+    fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let ua: Src = Src::RZ;
+        let p = Src::reg(reg_below(RegFile::Pred, (bits(w, 64, 3)) ^ 7, 7)?)
+            .with_not(bit(w, 67));
+        let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
+        let e: MemAddrExt = MemAddrExt::E;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::None,
+            _ => return None,
+        };
         let amode: MemAddrMode = MemAddrMode::Reg;
+        let zd: MemZd = MemZd::None;
         let space: AddrSpace = match bits(w, 0, 1) {
             0 => AddrSpace::Generic,
             _ => return None,
@@ -1541,7 +2142,7 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = MemLtc4::from_index(bits(w, 68, 2) as usize)?;
         let sem: MemSem = match bits(w, 77, 4) {
             0 => MemSem::WeakSys,
             2 => MemSem::ConstantCta,
@@ -1563,6 +2164,7 @@ impl OpLdg {
         };
         let o = Self {
             d,
+            pd,
             a,
             ua,
             p,
@@ -1570,6 +2172,7 @@ impl OpLdg {
             e,
             awidth,
             amode,
+            zd,
             space,
             size,
             cache,
@@ -1581,13 +2184,15 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e10c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:329; form at isa-spec/spec/ops/memory/ldg.toml:329).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:390; form at isa-spec/spec/ops/memory/ldg.toml:390).
     #[inline(always)]
-    fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd: Reg = Reg::PT;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
-        let p: Src = Src::PT;
+        let p = Src::reg(reg_below(RegFile::Pred, (bits(w, 64, 3)) ^ 7, 7)?)
+            .with_not(bit(w, 67));
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
@@ -1601,6 +2206,7 @@ impl OpLdg {
             3 => MemAddrMode::Desc,
             _ => return None,
         };
+        let zd: MemZd = MemZd::None;
         let space: AddrSpace = match bits(w, 0, 1) {
             0 => AddrSpace::Generic,
             _ => return None,
@@ -1624,7 +2230,7 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = MemLtc4::from_index(bits(w, 68, 2) as usize)?;
         let sem: MemSem = match bits(w, 77, 4) {
             0 => MemSem::WeakSys,
             2 => MemSem::ConstantCta,
@@ -1646,6 +2252,7 @@ impl OpLdg {
         };
         let o = Self {
             d,
+            pd,
             a,
             ua,
             p,
@@ -1653,6 +2260,7 @@ impl OpLdg {
             e,
             awidth,
             amode,
+            zd,
             space,
             size,
             cache,
@@ -1664,18 +2272,20 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff38e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:340; form at isa-spec/spec/ops/memory/ldg.toml:340).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:401; form at isa-spec/spec/ops/memory/ldg.toml:401).
     #[inline(always)]
-    fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
             && w & 0x40010000000000000000000 == 0x40000000000000000000000
         {
             return None;
         }
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd: Reg = Reg::PT;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let p: Src = Src::PT;
+        let p = Src::reg(reg_below(RegFile::Pred, (bits(w, 64, 3)) ^ 7, 7)?)
+            .with_not(bit(w, 67));
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
@@ -1688,6 +2298,7 @@ impl OpLdg {
             1 => MemAddrMode::Desc,
             _ => return None,
         };
+        let zd: MemZd = MemZd::None;
         let space: AddrSpace = match bits(w, 0, 1) {
             0 => AddrSpace::Generic,
             _ => return None,
@@ -1711,7 +2322,7 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = MemLtc4::from_index(bits(w, 68, 2) as usize)?;
         let sem: MemSem = match bits(w, 77, 4) {
             0 => MemSem::WeakSys,
             2 => MemSem::ConstantCta,
@@ -1733,6 +2344,7 @@ impl OpLdg {
         };
         let o = Self {
             d,
+            pd,
             a,
             ua,
             p,
@@ -1740,6 +2352,7 @@ impl OpLdg {
             e,
             awidth,
             amode,
+            zd,
             space,
             size,
             cache,
@@ -1751,18 +2364,20 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:354; form at isa-spec/spec/ops/memory/ldg.toml:354).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:415; form at isa-spec/spec/ops/memory/ldg.toml:415).
     #[inline(always)]
-    fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
             && w & 0x40010000000000000000000 == 0x40000000000000000000000
         {
             return None;
         }
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let p: Src = Src::PT;
+        let p = Src::reg(reg_below(RegFile::Pred, (bits(w, 64, 3)) ^ 7, 7)?)
+            .with_not(bit(w, 67));
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let e: MemAddrExt = MemAddrExt::E;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
@@ -1775,6 +2390,7 @@ impl OpLdg {
             1 => MemAddrMode::Desc,
             _ => return None,
         };
+        let zd: MemZd = MemZd::None;
         let space: AddrSpace = AddrSpace::Global;
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
@@ -1795,7 +2411,7 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let ltc: MemLtc4 = MemLtc4::from_index(bits(w, 68, 2) as usize)?;
         let sem: MemSem = match bits(w, 77, 4) {
             0 => MemSem::WeakSys,
             2 => MemSem::ConstantCta,
@@ -1817,6 +2433,7 @@ impl OpLdg {
         };
         let o = Self {
             d,
+            pd,
             a,
             ua,
             p,
@@ -1824,6 +2441,7 @@ impl OpLdg {
             e,
             awidth,
             amode,
+            zd,
             space,
             size,
             cache,
@@ -1835,10 +2453,11 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:373; form at isa-spec/spec/ops/memory/ldg.toml:373).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:434; form at isa-spec/spec/ops/memory/ldg.toml:434).
     #[inline(always)]
-    fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let pd: Reg = Reg::PT;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
@@ -1850,6 +2469,7 @@ impl OpLdg {
         };
         let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = MemAddrMode::Reg;
+        let zd: MemZd = MemZd::None;
         let space: AddrSpace = AddrSpace::Global;
         let size: MemSize = match bits(w, 48, 3) {
             4 => MemSize::B32,
@@ -1869,10 +2489,11 @@ impl OpLdg {
             3 => MemCache::Cv,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::None;
+        let ltc: MemLtc4 = MemLtc4::None;
         let sem: MemSem = MemSem::WeakSys;
         let o = Self {
             d,
+            pd,
             a,
             ua,
             p,
@@ -1880,6 +2501,7 @@ impl OpLdg {
             e,
             awidth,
             amode,
+            zd,
             space,
             size,
             cache,
@@ -1891,10 +2513,11 @@ impl OpLdg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:404; form at isa-spec/spec/ops/memory/ldg.toml:404).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:465; form at isa-spec/spec/ops/memory/ldg.toml:465).
     #[inline(always)]
-    fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn parts_f16(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let pd: Reg = Reg::PT;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let ua: Src = Src::RZ;
         let p = Src::reg(reg_below(RegFile::Pred, bits(w, 58, 3), 7)?);
@@ -1906,6 +2529,7 @@ impl OpLdg {
         };
         let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = MemAddrMode::Reg;
+        let zd: MemZd = MemZd::None;
         let space: AddrSpace = match bits(w, 61, 3) {
             4 => AddrSpace::Generic,
             _ => return None,
@@ -1928,10 +2552,11 @@ impl OpLdg {
             3 => MemCache::Cv,
             _ => return None,
         };
-        let ltc: MemLtc = MemLtc::None;
+        let ltc: MemLtc4 = MemLtc4::None;
         let sem: MemSem = MemSem::WeakSys;
         let o = Self {
             d,
+            pd,
             a,
             ua,
             p,
@@ -1939,6 +2564,7 @@ impl OpLdg {
             e,
             awidth,
             amode,
+            zd,
             space,
             size,
             cache,
@@ -1950,7 +2576,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `LDG` (isa-spec/spec/ops/memory/ldg.toml:95); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDG` (isa-spec/spec/ops/memory/ldg.toml:117); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let (rest, spelled) = strip_which_mnemonic(&line.parts, &[&["LDG"], &["LD"]])?;
         let mut cur = 0usize;
@@ -1966,10 +2592,10 @@ impl OpLdg {
             &MemCache::ALL,
             |v| v.text_sm(sm),
         )?;
-        let ltc: MemLtc = take_enum_suffix(
+        let ltc: MemLtc4 = take_enum_suffix(
             rest,
             &mut cur,
-            &MemLtc::ALL,
+            &MemLtc4::ALL,
             |v| v.text_sm(sm),
         )?;
         let size: MemSize = take_enum_suffix(
@@ -1984,10 +2610,22 @@ impl OpLdg {
             &MemSem::ALL,
             |v| v.text_sm(sm),
         )?;
+        let zd: MemZd = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MemZd::ALL,
+            |v| v.text_sm(sm),
+        )?;
         if cur != rest.len() {
             return None;
         }
-        let mut at = asm_try!(Operands:: < 3 > ::start(line, 2, 1usize));
+        let mut at = asm_try!(Operands:: < 4 > ::start(line, 2, 2usize));
+        let pd = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(dst_operand(at.take(), "pd", true))
+        } else {
+            at.skip();
+            Reg::PT
+        };
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let v_a = {
             let tok = at.take();
@@ -2033,9 +2671,10 @@ impl OpLdg {
             at.skip();
             Src::PT
         };
-        asm_try!(at.finish(& ["d", "a", "p"]));
+        asm_try!(at.finish(& ["pd", "d", "a", "p"]));
         let op = Self {
             d,
+            pd,
             a: v_a.0,
             ua: v_a.3,
             p,
@@ -2043,6 +2682,7 @@ impl OpLdg {
             e,
             awidth: v_a.2,
             amode: v_a.4,
+            zd,
             space: if spelled == 1 { AddrSpace::Generic } else { AddrSpace::Global },
             size,
             cache,
@@ -2056,7 +2696,7 @@ impl OpLdg {
             if unsigned && matches!(op.a.kind, SrcKind::Reg(r) if r.is_zero())
                 && v >= 1i64 << (24u32 - 1) && v < 1i64 << 24u32
                 && matches!(
-                    op.form_id(sm), Some(0 | 1 | 2 | 3 | 4 | 5 | 9 | 10 | 11 | 12)
+                    op.form_id(sm), Some(0 | 1 | 2 | 3 | 4 | 5 | 6 | 12 | 13 | 14 | 15)
                 )
             {
                 op.off = (v - (1i64 << 24u32)) as _;
@@ -2068,7 +2708,7 @@ impl OpLdg {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/memory/ldg.toml:12.
+    /// Spec: isa-spec/spec/ops/memory/ldg.toml:15.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ldg", 3usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -2081,7 +2721,7 @@ impl OpLdg {
         )
     }
 }
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:106.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:128.
 impl MemOp for OpLdg {
     /// The memory access (`[memory]` in isa-spec/spec/ops/memory/ldg.toml).
     fn mem_access(&self) -> Option<MemAccess> {
@@ -2137,7 +2777,7 @@ impl MemOp for OpLdg {
 }
 impl FlowOp for OpLdg {}
 impl SchedOp for OpLdg {}
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:12.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:15.
 impl Encode for OpLdg {
     const NAME: &'static str = "ldg";
     encode_by_form!(
@@ -2145,20 +2785,23 @@ impl Encode for OpLdg {
         3 : combo_f0 => encode_f3, 4 : combo_f0 => encode_f4, 5 : combo_f0 => encode_f5,
         6 : combo_f0 => encode_f6, 7 : combo_f0 => encode_f7, 8 : combo_f0 => encode_f8,
         9 : combo_f0 => encode_f9, 10 : combo_f0 => encode_f10, 11 : combo_f0 =>
-        encode_f11, 12 : combo_f0 => encode_f12, 13 : combo_f0 => encode_f13; [a, ua, p]
+        encode_f11, 12 : combo_f0 => encode_f12, 13 : combo_f0 => encode_f13, 14 :
+        combo_f0 => encode_f14, 15 : combo_f0 => encode_f15, 16 : combo_f0 => encode_f16;
+        [a, ua, p]
     );
 }
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:12.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:15.
 impl Forms for OpLdg {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
         parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9, 10 : parts_f10,
-        11 : parts_f11, 12 : parts_f12, 13 : parts_f13
+        11 : parts_f11, 12 : parts_f12, 13 : parts_f13, 14 : parts_f14, 15 : parts_f15,
+        16 : parts_f16
     );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/ldg.toml:95.
+    /// Spec: isa-spec/spec/ops/memory/ldg.toml:117.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -2173,7 +2816,15 @@ impl Forms for OpLdg {
         out.push_text_chunk(self.ltc.chunk_sm(sm));
         out.push_text_chunk(self.size.chunk_sm(sm));
         out.push_text_chunk(self.sem.chunk_sm(sm));
-        out.push_str(" ");
+        out.push_text_chunk(self.zd.chunk_sm(sm));
+        let mut first = true;
+        if (self.pd != Reg::PT || self.zd != MemZd::None) {
+            out.push_str(" ");
+            first = false;
+            write_reg(out, self.pd);
+        }
+        out.push_str(if first { " " } else { ", " });
+        first = false;
         write_reg(out, self.d);
         out.push_str(", ");
         write_mem_addr(
@@ -2189,7 +2840,7 @@ impl Forms for OpLdg {
             },
             self.off as i64,
             if matches!(
-                self.form_id(sm), Some(0 | 1 | 2 | 3 | 4 | 5 | 9 | 10 | 11 | 12)
+                self.form_id(sm), Some(0 | 1 | 2 | 3 | 4 | 5 | 6 | 12 | 13 | 14 | 15)
             ) {
                 24u32
             } else {
@@ -2204,5 +2855,5 @@ impl Forms for OpLdg {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:12.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:15.
 impl Legalize for OpLdg {}

@@ -127,6 +127,15 @@ pub(crate) fn alias_cond(spec: &Spec, op: &Op, c: &AliasCond) -> TokenStream {
 /// be printed (`x? or y`: also when operand `y` is).
 pub(crate) fn asm_cond(spec: &Spec, op: &Op, ops: &[AsmOperand], o: &AsmOperand) -> TokenStream {
     let own = own_cond(spec, op, o);
+    let own = match o.or_mod {
+        Some(m) => {
+            let md = &op.modifiers[m];
+            let f = field(&md.name);
+            let def = mod_default(spec, md);
+            quote!((#own || self.#f != #def))
+        }
+        None => own,
+    };
     match o.or_shown.and_then(|i| ops.get(i)) {
         Some(other) => {
             let other = asm_cond(spec, op, ops, other);
@@ -149,6 +158,7 @@ fn own_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
             let shown = AsmOperand {
                 cond: AsmCond::NotDefault,
                 or_shown: None,
+                or_mod: None,
                 ..o.clone()
             };
             let not_default = own_cond(spec, op, &shown);

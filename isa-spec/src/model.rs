@@ -460,6 +460,10 @@ pub struct AsmOperand {
     /// (Maxwell IPA.IDX's predicate: `IPA.IDX.PASS R0, a[R3], R1, R2, PT`,
     /// but `IPA.IDX.PASS R0, a[R3], R1` with `e` = RZ).
     pub or_shown: Option<usize>,
+    /// `x? or m` with `m` a modifier: also printed at its default when
+    /// modifier `m` is not at its default (LDG's predicate result after `.ZD`: `LDG.E.SYS.ZD PT, R0,
+    /// [R4]`, but `LDG.E.SYS R0, [R4]` without it).
+    pub or_mod: Option<usize>,
     pub loc: Loc,
 }
 

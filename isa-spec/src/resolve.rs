@@ -1515,16 +1515,19 @@ fn resolve_asm(
             Some(t) => (true, t),
             None => (false, text),
         };
-        let (text, or_shown) = match text.split_once(" or ") {
+        let (text, or_shown, or_mod) = match text.split_once(" or ") {
+            Some((t, other)) if t.ends_with('?') && op.modifier(other.trim()).is_some() => {
+                (t, None, op.modifier(other.trim()))
+            }
             Some((t, other)) => match or_shown_index(op, &asm.operands, t, other.trim()) {
-                Ok(i) => (t, Some(i)),
+                Ok(i) => (t, Some(i), None),
                 Err(e) => {
                     cx.err(Code::S1101, s, e);
                     ok = false;
                     continue;
                 }
             },
-            None => (text, None),
+            None => (text, None, None),
         };
         match parse_asm_operand(op, text) {
             Ok((item, cond, sfx)) => asm.operands.push(AsmOperand {
@@ -1534,6 +1537,7 @@ fn resolve_asm(
                 blank,
                 loc: cx.loc(s),
                 or_shown,
+                or_mod,
             }),
             Err(e) => {
                 cx.err(Code::S1101, s, e);
