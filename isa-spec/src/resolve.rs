@@ -2426,9 +2426,46 @@ fn resolve_encoding(
 /// `ignored` and `ignored_on`: the fixed bits they name become raw bits
 /// with the fixed value, in every form that fixes them; where `ignored_on`
 /// names them for some SMs only, they stay fixed on the form's other SMs
-/// ([`Form::strict`]). A bit no form fixes is S0502.
+/// ([`Form::strict`]), and in a form none of whose SMs ignores them.
 fn ignore_bits(cx: &mut Ctx, r: &schema::EncodingDef, sms: &[u32], forms: &mut [Form]) {
     let fixed_somewhere = forms.iter().fold(0, |a, f| a | f.fixed().0);
+    let Some((all, some)) = ignored_lists(cx, r, sms, fixed_somewhere) else {
+        return;
+    };
+    for form in forms {
+        let raw = some
+            .iter()
+            .filter(|(on, _)| on.iter().any(|sm| form.sms.contains(sm)))
+            .fold(all, |a, (_, m)| a | m);
+        let fixed = form.fixed().0;
+        if fixed & raw == 0 {
+            continue;
+        }
+        form.strict = strict_groups(form, fixed & raw, all, &some);
+        form.ignored = fixed & raw;
+        let mut fields = Vec::with_capacity(form.fields.len());
+        for f in form.fields.drain(..) {
+            match f.target {
+                FieldTarget::Fixed(v) if f.bits.mask() & raw != 0 => {
+                    fields.extend(split_fixed(&f, v, raw));
+                }
+                _ => fields.push(f),
+            }
+        }
+        form.fields = fields;
+    }
+}
+
+/// The encoding's `ignored` bits, and (SMs, bits) per `ignored_on` entry
+/// that names some of its SMs; `None` when `ignored` does not parse. A
+/// bit no form fixes is S0502.
+#[allow(clippy::type_complexity)]
+fn ignored_lists(
+    cx: &mut Ctx,
+    r: &schema::EncodingDef,
+    sms: &[u32],
+    fixed_somewhere: u128,
+) -> Option<(u128, Vec<(Vec<u32>, u128)>)> {
     let stray_check = |cx: &mut Ctx, at: &S<String>, mask: u128| {
         if mask & !fixed_somewhere != 0 {
             let stray = Bits::from_mask(mask & !fixed_somewhere);
@@ -2447,59 +2484,34 @@ fn ignore_bits(cx: &mut Ctx, r: &schema::EncodingDef, sms: &[u32], forms: &mut [
     {
         match parse_bits(ig.get_ref()) {
             Ok(b) => all = b.mask(),
-            Err(m) => return cx.err(Code::S0101, ig, m),
+            Err(m) => {
+                cx.err(Code::S0101, ig, m);
+                return None;
+            }
         }
         stray_check(cx, ig, all);
     }
-    // (SMs, bits) of each `ignored_on` entry.
     let mut some = Vec::new();
     for (k, v) in &r.ignored_on {
-        let on = match parse_sms(k.get_ref(), sms) {
-            Ok(on) => on,
-            Err(m) => {
+        let (on, mask) = match (parse_sms(k.get_ref(), sms), parse_bits(v.get_ref())) {
+            (Err(m), _) => {
                 cx.err(Code::S0101, k, m);
                 continue;
             }
-        };
-        // An entry for none of the encoding's SMs (inherited from a base
-        // on other SMs) is moot.
-        if on.is_empty() {
-            continue;
-        }
-        let mask = match parse_bits(v.get_ref()) {
-            Ok(b) => b.mask(),
-            Err(m) => {
+            (_, Err(m)) => {
                 cx.err(Code::S0101, v, m);
                 continue;
             }
+            (Ok(on), Ok(b)) => (on, b.mask()),
         };
-        stray_check(cx, v, mask);
-        some.push((on, mask));
-    }
-    let union = some.iter().fold(all, |a, (_, m)| a | m);
-    if union == 0 {
-        return;
-    }
-    for form in forms {
-        // Bits no SM of this form ignores stay fixed in it.
-        let union = some
-            .iter()
-            .filter(|(on, _)| on.iter().any(|sm| form.sms.contains(sm)))
-            .fold(all, |a, (_, m)| a | m);
-        let fixed = form.fixed().0;
-        form.strict = strict_groups(form, fixed & union, all, &some);
-        form.ignored = fixed & union;
-        let mut fields = Vec::with_capacity(form.fields.len());
-        for f in form.fields.drain(..) {
-            match f.target {
-                FieldTarget::Fixed(v) if f.bits.mask() & union != 0 => {
-                    fields.extend(split_fixed(&f, v, union));
-                }
-                _ => fields.push(f),
-            }
+        // An entry for none of the encoding's SMs (inherited from a base
+        // on other SMs) is moot.
+        if !on.is_empty() {
+            stray_check(cx, v, mask);
+            some.push((on, mask));
         }
-        form.fields = fields;
     }
+    Some((all, some))
 }
 
 /// The form's SMs grouped by the bits of `raw` (the fixed bits that turn

@@ -83,9 +83,8 @@ fn main() {
 fn ignored_raw(ops: &[Op]) -> BTreeMap<(String, u8), u128> {
     let mut out = BTreeMap::new();
     for op in ops {
-        let forms = op.encodings.iter().flat_map(|e| &e.forms);
-        for (id, form) in forms.enumerate() {
-            out.insert((op.name.clone(), id as u8), form.ignored);
+        for (id, _, form) in isa_tests::forms::with_ids(op) {
+            out.insert((op.name.clone(), id), form.ignored);
         }
     }
     out

@@ -110,14 +110,10 @@ fn form_locations() -> BTreeMap<(String, u8), String> {
     let spec = loaded.spec.expect("the spec loads");
     let mut out = BTreeMap::new();
     for op in &spec.ops {
-        let mut id = 0u8;
-        for enc in &op.encodings {
+        for (id, enc, _) in isa_tests::forms::with_ids(op) {
             let file = loaded.files.get(enc.loc.file);
             let (line, _) = file.line_col(enc.loc.span.start);
-            for _ in &enc.forms {
-                out.insert((op.name.clone(), id), format!("{}:{line}", file.path));
-                id += 1;
-            }
+            out.insert((op.name.clone(), id), format!("{}:{line}", file.path));
         }
     }
     out

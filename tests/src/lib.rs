@@ -4,6 +4,7 @@
 pub mod combos;
 pub mod corpus;
 pub mod expected;
+pub mod forms;
 pub mod fuzz;
 pub mod kernels;
 pub mod mutate;

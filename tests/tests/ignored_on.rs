@@ -13,9 +13,8 @@ fn ignored_on_bits_are_raw_on_their_sms_only() {
     let spec = loaded.spec.expect("the spec loads");
     let (mut raw, mut fixed) = (0, 0);
     for op in &spec.ops {
-        let forms = op.encodings.iter().flat_map(|e| &e.forms);
-        for (id, form) in forms.enumerate().filter(|(_, f)| !f.strict.is_empty()) {
-            let id = id as u8;
+        let forms = isa_tests::forms::with_ids(op);
+        for (id, _, form) in forms.filter(|(_, _, f)| !f.strict.is_empty()) {
             for &sm in &form.sms {
                 let strict = form.strict.iter().find(|s| s.sms.contains(&sm));
                 let strict_mask = strict.map_or(0, |s| s.mask);
