@@ -42,7 +42,7 @@ impl OpAl2p {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/al2p.toml:42; form at isa-spec/spec/ops/memory/al2p.toml:42).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/al2p.toml:46; form at isa-spec/spec/ops/memory/al2p.toml:46).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -73,7 +73,7 @@ impl OpAl2p {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/al2p.toml:42; form at isa-spec/spec/ops/memory/al2p.toml:42).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/al2p.toml:46; form at isa-spec/spec/ops/memory/al2p.toml:46).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -87,7 +87,7 @@ impl OpAl2p {
         let o = Self { d, a, size, o, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff73fffff800ff00000000)))
     }
-    /// Parse one tokenized line of syntax `AL2P` (isa-spec/spec/ops/memory/al2p.toml:37); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `AL2P` (isa-spec/spec/ops/memory/al2p.toml:41); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["AL2P"]])?;
         let mut cur = 0usize;
@@ -125,6 +125,7 @@ impl OpAl2p {
 }
 impl MemOp for OpAl2p {}
 impl FlowOp for OpAl2p {}
+/// Spec: isa-spec/spec/ops/memory/al2p.toml:37.
 impl SchedOp for OpAl2p {}
 /// Spec: isa-spec/spec/ops/memory/al2p.toml:9.
 impl Encode for OpAl2p {
@@ -137,7 +138,7 @@ impl Forms for OpAl2p {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/al2p.toml:37.
+    /// Spec: isa-spec/spec/ops/memory/al2p.toml:41.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

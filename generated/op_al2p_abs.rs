@@ -40,7 +40,7 @@ impl OpAl2pAbs {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/al2p_abs.toml:33; form at isa-spec/spec/ops/memory/al2p_abs.toml:33).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/al2p_abs.toml:37; form at isa-spec/spec/ops/memory/al2p_abs.toml:37).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -58,7 +58,7 @@ impl OpAl2pAbs {
         w |= u128::from(self.o) << 79;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/al2p_abs.toml:33; form at isa-spec/spec/ops/memory/al2p_abs.toml:33).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/al2p_abs.toml:37; form at isa-spec/spec/ops/memory/al2p_abs.toml:37).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -68,7 +68,7 @@ impl OpAl2pAbs {
         let o = Self { d, size, o, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff73fffffc00ff00000000)))
     }
-    /// Parse one tokenized line of syntax `AL2P` (isa-spec/spec/ops/memory/al2p_abs.toml:28); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `AL2P` (isa-spec/spec/ops/memory/al2p_abs.toml:32); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["AL2P"]])?;
         let mut cur = 0usize;
@@ -104,6 +104,7 @@ impl OpAl2pAbs {
 }
 impl MemOp for OpAl2pAbs {}
 impl FlowOp for OpAl2pAbs {}
+/// Spec: isa-spec/spec/ops/memory/al2p_abs.toml:28.
 impl SchedOp for OpAl2pAbs {}
 /// Spec: isa-spec/spec/ops/memory/al2p_abs.toml:5.
 impl Encode for OpAl2pAbs {
@@ -116,7 +117,7 @@ impl Forms for OpAl2pAbs {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/al2p_abs.toml:28.
+    /// Spec: isa-spec/spec/ops/memory/al2p_abs.toml:32.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);

@@ -43,7 +43,7 @@ impl OpAl2pAbsSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/al2p_abs_sm50.toml:38; form at isa-spec/spec/ops/memory/al2p_abs_sm50.toml:38).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/al2p_abs_sm50.toml:42; form at isa-spec/spec/ops/memory/al2p_abs_sm50.toml:42).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xefa000000000ff00 | (c.raw & 0x60ffec0000000);
@@ -54,7 +54,7 @@ impl OpAl2pAbsSm50 {
         w |= (self.size.index() as u128) << 47;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/al2p_abs_sm50.toml:38; form at isa-spec/spec/ops/memory/al2p_abs_sm50.toml:38).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/al2p_abs_sm50.toml:42; form at isa-spec/spec/ops/memory/al2p_abs_sm50.toml:42).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 44, 3), 7)?;
@@ -65,7 +65,7 @@ impl OpAl2pAbsSm50 {
         let o = Self { pd, d, size, o, off };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x60ffec0000000)))
     }
-    /// Parse one tokenized line of syntax `AL2P` (isa-spec/spec/ops/memory/al2p_abs_sm50.toml:33); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `AL2P` (isa-spec/spec/ops/memory/al2p_abs_sm50.toml:37); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["AL2P"]])?;
         let mut cur = 0usize;
@@ -114,6 +114,7 @@ impl OpAl2pAbsSm50 {
 }
 impl MemOp for OpAl2pAbsSm50 {}
 impl FlowOp for OpAl2pAbsSm50 {}
+/// Spec: isa-spec/spec/ops/memory/al2p_abs_sm50.toml:33.
 impl SchedOp for OpAl2pAbsSm50 {}
 /// Spec: isa-spec/spec/ops/memory/al2p_abs_sm50.toml:5.
 impl Encode for OpAl2pAbsSm50 {
@@ -126,7 +127,7 @@ impl Forms for OpAl2pAbsSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/al2p_abs_sm50.toml:33.
+    /// Spec: isa-spec/spec/ops/memory/al2p_abs_sm50.toml:37.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);

@@ -45,7 +45,7 @@ impl OpAl2pSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/al2p_sm50.toml:47; form at isa-spec/spec/ops/memory/al2p_sm50.toml:47).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/al2p_sm50.toml:51; form at isa-spec/spec/ops/memory/al2p_sm50.toml:51).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -69,7 +69,7 @@ impl OpAl2pSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/al2p_sm50.toml:47; form at isa-spec/spec/ops/memory/al2p_sm50.toml:47).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/al2p_sm50.toml:51; form at isa-spec/spec/ops/memory/al2p_sm50.toml:51).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff00 == 0xff00 && w & 0 == 0 {
@@ -84,7 +84,7 @@ impl OpAl2pSm50 {
         let o = Self { pd, d, a, size, o, off };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x60ffe80000000)))
     }
-    /// Parse one tokenized line of syntax `AL2P` (isa-spec/spec/ops/memory/al2p_sm50.toml:42); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `AL2P` (isa-spec/spec/ops/memory/al2p_sm50.toml:46); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["AL2P"]])?;
         let mut cur = 0usize;
@@ -133,6 +133,7 @@ impl OpAl2pSm50 {
 }
 impl MemOp for OpAl2pSm50 {}
 impl FlowOp for OpAl2pSm50 {}
+/// Spec: isa-spec/spec/ops/memory/al2p_sm50.toml:42.
 impl SchedOp for OpAl2pSm50 {}
 /// Spec: isa-spec/spec/ops/memory/al2p_sm50.toml:9.
 impl Encode for OpAl2pSm50 {
@@ -145,7 +146,7 @@ impl Forms for OpAl2pSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/al2p_sm50.toml:42.
+    /// Spec: isa-spec/spec/ops/memory/al2p_sm50.toml:46.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -75,7 +75,7 @@ impl OpAld {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:61; form at isa-spec/spec/ops/memory/ald.toml:61).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:65; form at isa-spec/spec/ops/memory/ald.toml:65).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "a", self.a == Src::RZ, sm)?;
@@ -98,7 +98,7 @@ impl OpAld {
         w |= u128::from(self.o) << 79;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:88; form at isa-spec/spec/ops/memory/ald.toml:88).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:92; form at isa-spec/spec/ops/memory/ald.toml:92).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "a", self.a == Src::RZ, sm)?;
@@ -121,7 +121,7 @@ impl OpAld {
         w |= u128::from(self.o) << 79;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:100; form at isa-spec/spec/ops/memory/ald.toml:100).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:104; form at isa-spec/spec/ops/memory/ald.toml:104).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -155,7 +155,7 @@ impl OpAld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:112; form at isa-spec/spec/ops/memory/ald.toml:112).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:116; form at isa-spec/spec/ops/memory/ald.toml:116).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -189,7 +189,7 @@ impl OpAld {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:61; form at isa-spec/spec/ops/memory/ald.toml:61).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:65; form at isa-spec/spec/ops/memory/ald.toml:65).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -213,7 +213,7 @@ impl OpAld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff63fffffc000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:88; form at isa-spec/spec/ops/memory/ald.toml:88).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:92; form at isa-spec/spec/ops/memory/ald.toml:92).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -237,7 +237,7 @@ impl OpAld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff63fffffc000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:100; form at isa-spec/spec/ops/memory/ald.toml:100).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:104; form at isa-spec/spec/ops/memory/ald.toml:104).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -264,7 +264,7 @@ impl OpAld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff43fffff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:112; form at isa-spec/spec/ops/memory/ald.toml:112).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:116; form at isa-spec/spec/ops/memory/ald.toml:116).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -291,7 +291,7 @@ impl OpAld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff43ffffffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `ALD` (isa-spec/spec/ops/memory/ald.toml:55); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ALD` (isa-spec/spec/ops/memory/ald.toml:59); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ALD"]])?;
         let mut cur = 0usize;
@@ -369,6 +369,7 @@ impl OpAld {
 }
 impl MemOp for OpAld {}
 impl FlowOp for OpAld {}
+/// Spec: isa-spec/spec/ops/memory/ald.toml:55.
 impl SchedOp for OpAld {}
 /// Spec: isa-spec/spec/ops/memory/ald.toml:16.
 impl Encode for OpAld {
@@ -383,7 +384,7 @@ impl Forms for OpAld {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/ald.toml:55.
+    /// Spec: isa-spec/spec/ops/memory/ald.toml:59.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -67,7 +67,7 @@ impl OpAldSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ald_sm50.toml:60; form at isa-spec/spec/ops/memory/ald_sm50.toml:60).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ald_sm50.toml:64; form at isa-spec/spec/ops/memory/ald_sm50.toml:64).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "a", self.a == Src::RZ, sm)?;
@@ -81,7 +81,7 @@ impl OpAldSm50 {
         w |= (self.size.index() as u128) << 47;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ald_sm50.toml:81; form at isa-spec/spec/ops/memory/ald_sm50.toml:81).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ald_sm50.toml:85; form at isa-spec/spec/ops/memory/ald_sm50.toml:85).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -107,7 +107,7 @@ impl OpAldSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ald_sm50.toml:94; form at isa-spec/spec/ops/memory/ald_sm50.toml:94).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ald_sm50.toml:98; form at isa-spec/spec/ops/memory/ald_sm50.toml:98).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -133,7 +133,7 @@ impl OpAldSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald_sm50.toml:60; form at isa-spec/spec/ops/memory/ald_sm50.toml:60).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald_sm50.toml:64; form at isa-spec/spec/ops/memory/ald_sm50.toml:64).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -158,7 +158,7 @@ impl OpAldSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6007e40000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald_sm50.toml:81; form at isa-spec/spec/ops/memory/ald_sm50.toml:81).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald_sm50.toml:85; form at isa-spec/spec/ops/memory/ald_sm50.toml:85).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff00 == 0xff00 && w & 0 == 0 {
@@ -185,7 +185,7 @@ impl OpAldSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6007e00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald_sm50.toml:94; form at isa-spec/spec/ops/memory/ald_sm50.toml:94).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald_sm50.toml:98; form at isa-spec/spec/ops/memory/ald_sm50.toml:98).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff00 == 0xff00 && w & 0 == 0 {
@@ -212,7 +212,7 @@ impl OpAldSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6007e00000000)))
     }
-    /// Parse one tokenized line of syntax `ALD` (isa-spec/spec/ops/memory/ald_sm50.toml:54); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ALD` (isa-spec/spec/ops/memory/ald_sm50.toml:58); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ALD"]])?;
         let mut cur = 0usize;
@@ -290,6 +290,7 @@ impl OpAldSm50 {
 }
 impl MemOp for OpAldSm50 {}
 impl FlowOp for OpAldSm50 {}
+/// Spec: isa-spec/spec/ops/memory/ald_sm50.toml:54.
 impl SchedOp for OpAldSm50 {}
 /// Spec: isa-spec/spec/ops/memory/ald_sm50.toml:15.
 impl Encode for OpAldSm50 {
@@ -302,7 +303,7 @@ impl Forms for OpAldSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/ald_sm50.toml:54.
+    /// Spec: isa-spec/spec/ops/memory/ald_sm50.toml:58.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

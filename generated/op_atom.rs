@@ -55,7 +55,7 @@ impl OpAtom {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/atom.toml:57; form at isa-spec/spec/ops/memory/atom.toml:57).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/atom.toml:62; form at isa-spec/spec/ops/memory/atom.toml:62).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -70,7 +70,7 @@ impl OpAtom {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/atom.toml:77; form at isa-spec/spec/ops/memory/atom.toml:77).
+    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/atom.toml:82; form at isa-spec/spec/ops/memory/atom.toml:82).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpAtom {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/atom.toml:85; form at isa-spec/spec/ops/memory/atom.toml:85).
+    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/atom.toml:90; form at isa-spec/spec/ops/memory/atom.toml:90).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -100,7 +100,7 @@ impl OpAtom {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom.toml:57; form at isa-spec/spec/ops/memory/atom.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom.toml:62; form at isa-spec/spec/ops/memory/atom.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -141,7 +141,7 @@ impl OpAtom {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom.toml:77; form at isa-spec/spec/ops/memory/atom.toml:77).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom.toml:82; form at isa-spec/spec/ops/memory/atom.toml:82).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -182,7 +182,7 @@ impl OpAtom {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom.toml:85; form at isa-spec/spec/ops/memory/atom.toml:85).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom.toml:90; form at isa-spec/spec/ops/memory/atom.toml:90).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -224,7 +224,7 @@ impl OpAtom {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `ATOM` (isa-spec/spec/ops/memory/atom.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOM` (isa-spec/spec/ops/memory/atom.toml:56); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ATOM"]])?;
         let mut cur = 0usize;
@@ -277,6 +277,7 @@ impl OpAtom {
 }
 impl MemOp for OpAtom {}
 impl FlowOp for OpAtom {}
+/// Spec: isa-spec/spec/ops/memory/atom.toml:51.
 impl SchedOp for OpAtom {}
 /// Spec: isa-spec/spec/ops/memory/atom.toml:13.
 impl Encode for OpAtom {
@@ -289,7 +290,7 @@ impl Forms for OpAtom {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/atom.toml:51.
+    /// Spec: isa-spec/spec/ops/memory/atom.toml:56.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -69,7 +69,7 @@ impl OpAtomCas {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atom_cas.toml:68; form at isa-spec/spec/ops/memory/atom_cas.toml:68).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atom_cas.toml:73; form at isa-spec/spec/ops/memory/atom_cas.toml:73).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpAtomCas {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atom_cas.toml:103; form at isa-spec/spec/ops/memory/atom_cas.toml:103).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atom_cas.toml:108; form at isa-spec/spec/ops/memory/atom_cas.toml:108).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpAtomCas {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atom_cas.toml:113; form at isa-spec/spec/ops/memory/atom_cas.toml:113).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atom_cas.toml:118; form at isa-spec/spec/ops/memory/atom_cas.toml:118).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -128,7 +128,7 @@ impl OpAtomCas {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atom_cas.toml:129; form at isa-spec/spec/ops/memory/atom_cas.toml:129).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atom_cas.toml:134; form at isa-spec/spec/ops/memory/atom_cas.toml:134).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -155,7 +155,7 @@ impl OpAtomCas {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom_cas.toml:68; form at isa-spec/spec/ops/memory/atom_cas.toml:68).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom_cas.toml:73; form at isa-spec/spec/ops/memory/atom_cas.toml:73).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -182,7 +182,7 @@ impl OpAtomCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom_cas.toml:103; form at isa-spec/spec/ops/memory/atom_cas.toml:103).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom_cas.toml:108; form at isa-spec/spec/ops/memory/atom_cas.toml:108).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -209,7 +209,7 @@ impl OpAtomCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom_cas.toml:113; form at isa-spec/spec/ops/memory/atom_cas.toml:113).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom_cas.toml:118; form at isa-spec/spec/ops/memory/atom_cas.toml:118).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -238,7 +238,7 @@ impl OpAtomCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom_cas.toml:129; form at isa-spec/spec/ops/memory/atom_cas.toml:129).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom_cas.toml:134; form at isa-spec/spec/ops/memory/atom_cas.toml:134).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -270,7 +270,7 @@ impl OpAtomCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `ATOM` (isa-spec/spec/ops/memory/atom_cas.toml:62); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOM` (isa-spec/spec/ops/memory/atom_cas.toml:67); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ATOM"]])?;
         let mut cur = 0usize;
@@ -326,6 +326,7 @@ impl OpAtomCas {
 }
 impl MemOp for OpAtomCas {}
 impl FlowOp for OpAtomCas {}
+/// Spec: isa-spec/spec/ops/memory/atom_cas.toml:62.
 impl SchedOp for OpAtomCas {}
 /// Spec: isa-spec/spec/ops/memory/atom_cas.toml:17.
 impl Encode for OpAtomCas {
@@ -340,7 +341,7 @@ impl Forms for OpAtomCas {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/atom_cas.toml:62.
+    /// Spec: isa-spec/spec/ops/memory/atom_cas.toml:67.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

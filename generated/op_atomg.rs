@@ -239,7 +239,7 @@ impl OpAtomg {
                     AtomType::S64 | AtomType::B128
                 )))
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/atomg.toml:120; form at isa-spec/spec/ops/memory/atomg.toml:120).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/atomg.toml:123; form at isa-spec/spec/ops/memory/atomg.toml:123).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -290,7 +290,7 @@ impl OpAtomg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg.toml:200; form at isa-spec/spec/ops/memory/atomg.toml:200).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg.toml:203; form at isa-spec/spec/ops/memory/atomg.toml:203).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -335,7 +335,7 @@ impl OpAtomg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg.toml:250; form at isa-spec/spec/ops/memory/atomg.toml:250).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg.toml:253; form at isa-spec/spec/ops/memory/atomg.toml:253).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -393,7 +393,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:275; form at isa-spec/spec/ops/memory/atomg.toml:275).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:278; form at isa-spec/spec/ops/memory/atomg.toml:278).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -438,7 +438,7 @@ impl OpAtomg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atomg.toml:296; form at isa-spec/spec/ops/memory/atomg.toml:296).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atomg.toml:299; form at isa-spec/spec/ops/memory/atomg.toml:299).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -492,7 +492,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:322; form at isa-spec/spec/ops/memory/atomg.toml:322).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:325; form at isa-spec/spec/ops/memory/atomg.toml:325).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -558,7 +558,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:120; form at isa-spec/spec/ops/memory/atomg.toml:120).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:123; form at isa-spec/spec/ops/memory/atomg.toml:123).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -636,7 +636,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80000ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:200; form at isa-spec/spec/ops/memory/atomg.toml:200).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:203; form at isa-spec/spec/ops/memory/atomg.toml:203).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -714,7 +714,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:250; form at isa-spec/spec/ops/memory/atomg.toml:250).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:253; form at isa-spec/spec/ops/memory/atomg.toml:253).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -803,7 +803,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff00000000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:275; form at isa-spec/spec/ops/memory/atomg.toml:275).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:278; form at isa-spec/spec/ops/memory/atomg.toml:278).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -879,7 +879,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00010ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:296; form at isa-spec/spec/ops/memory/atomg.toml:296).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:299; form at isa-spec/spec/ops/memory/atomg.toml:299).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -965,7 +965,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00010000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:322; form at isa-spec/spec/ops/memory/atomg.toml:322).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:325; form at isa-spec/spec/ops/memory/atomg.toml:325).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1056,7 +1056,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `ATOMG.E` (isa-spec/spec/ops/memory/atomg.toml:109); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMG.E` (isa-spec/spec/ops/memory/atomg.toml:112); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let (rest, spelled) = strip_which_mnemonic(
             &line.parts,
@@ -1215,7 +1215,7 @@ impl Forms for OpAtomg {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/atomg.toml:109.
+    /// Spec: isa-spec/spec/ops/memory/atomg.toml:112.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

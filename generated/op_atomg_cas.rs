@@ -79,7 +79,7 @@ impl OpAtomgCas {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/atomg_cas.toml:78; form at isa-spec/spec/ops/memory/atomg_cas.toml:78).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/atomg_cas.toml:83; form at isa-spec/spec/ops/memory/atomg_cas.toml:83).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -134,7 +134,7 @@ impl OpAtomgCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg_cas.toml:154; form at isa-spec/spec/ops/memory/atomg_cas.toml:154).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg_cas.toml:159; form at isa-spec/spec/ops/memory/atomg_cas.toml:159).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -185,7 +185,7 @@ impl OpAtomgCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_cas.toml:200; form at isa-spec/spec/ops/memory/atomg_cas.toml:200).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_cas.toml:205; form at isa-spec/spec/ops/memory/atomg_cas.toml:205).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -236,7 +236,7 @@ impl OpAtomgCas {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_cas.toml:78; form at isa-spec/spec/ops/memory/atomg_cas.toml:78).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_cas.toml:83; form at isa-spec/spec/ops/memory/atomg_cas.toml:83).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff00000000 == 0xff00000000 && w & 0 == 0 {
@@ -301,7 +301,7 @@ impl OpAtomgCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff0000000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_cas.toml:154; form at isa-spec/spec/ops/memory/atomg_cas.toml:154).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_cas.toml:159; form at isa-spec/spec/ops/memory/atomg_cas.toml:159).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x1ffff8000000000000000000000 == 0x1ffff8000000000000000000000
@@ -368,7 +368,7 @@ impl OpAtomgCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff70000000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_cas.toml:200; form at isa-spec/spec/ops/memory/atomg_cas.toml:200).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_cas.toml:205; form at isa-spec/spec/ops/memory/atomg_cas.toml:205).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x1ffff8000000000000000000000 == 0x1ffff8000000000000000000000
@@ -436,7 +436,7 @@ impl OpAtomgCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff70010000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `ATOMG.E.CAS` (isa-spec/spec/ops/memory/atomg_cas.toml:67); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMG.E.CAS` (isa-spec/spec/ops/memory/atomg_cas.toml:72); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let (rest, spelled) = strip_which_mnemonic(
             &line.parts,
@@ -503,6 +503,7 @@ impl OpAtomgCas {
 }
 impl MemOp for OpAtomgCas {}
 impl FlowOp for OpAtomgCas {}
+/// Spec: isa-spec/spec/ops/memory/atomg_cas.toml:67.
 impl SchedOp for OpAtomgCas {}
 /// Spec: isa-spec/spec/ops/memory/atomg_cas.toml:14.
 impl Encode for OpAtomgCas {
@@ -515,7 +516,7 @@ impl Forms for OpAtomgCas {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/atomg_cas.toml:67.
+    /// Spec: isa-spec/spec/ops/memory/atomg_cas.toml:72.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -129,7 +129,7 @@ impl OpAtomgF {
                 AtomType::F32Rn | AtomType::F32x2Rn | AtomType::F32x4Rn | AtomType::F64Rn
             )))
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_f.toml:85; form at isa-spec/spec/ops/memory/atomg_f.toml:85).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_f.toml:90; form at isa-spec/spec/ops/memory/atomg_f.toml:90).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -175,7 +175,7 @@ impl OpAtomgF {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atomg_f.toml:192; form at isa-spec/spec/ops/memory/atomg_f.toml:192).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atomg_f.toml:197; form at isa-spec/spec/ops/memory/atomg_f.toml:197).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -228,7 +228,7 @@ impl OpAtomgF {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_f.toml:218; form at isa-spec/spec/ops/memory/atomg_f.toml:218).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_f.toml:223; form at isa-spec/spec/ops/memory/atomg_f.toml:223).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -295,7 +295,7 @@ impl OpAtomgF {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_f.toml:85; form at isa-spec/spec/ops/memory/atomg_f.toml:85).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_f.toml:90; form at isa-spec/spec/ops/memory/atomg_f.toml:90).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -378,7 +378,7 @@ impl OpAtomgF {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40000ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_f.toml:192; form at isa-spec/spec/ops/memory/atomg_f.toml:192).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_f.toml:197; form at isa-spec/spec/ops/memory/atomg_f.toml:197).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0x800000000000000000 == 0 {
@@ -468,7 +468,7 @@ impl OpAtomgF {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40000000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_f.toml:218; form at isa-spec/spec/ops/memory/atomg_f.toml:218).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_f.toml:223; form at isa-spec/spec/ops/memory/atomg_f.toml:223).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -566,7 +566,7 @@ impl OpAtomgF {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `ATOMG.E` (isa-spec/spec/ops/memory/atomg_f.toml:78); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMG.E` (isa-spec/spec/ops/memory/atomg_f.toml:83); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ATOMG", "E"]])?;
         let mut cur = 0usize;
@@ -688,6 +688,7 @@ impl OpAtomgF {
 }
 impl MemOp for OpAtomgF {}
 impl FlowOp for OpAtomgF {}
+/// Spec: isa-spec/spec/ops/memory/atomg_f.toml:78.
 impl SchedOp for OpAtomgF {}
 /// Spec: isa-spec/spec/ops/memory/atomg_f.toml:10.
 impl Encode for OpAtomgF {
@@ -703,7 +704,7 @@ impl Forms for OpAtomgF {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/atomg_f.toml:78.
+    /// Spec: isa-spec/spec/ops/memory/atomg_f.toml:83.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

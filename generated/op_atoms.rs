@@ -104,7 +104,7 @@ impl OpAtoms {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/atoms.toml:70; form at isa-spec/spec/ops/memory/atoms.toml:70).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/atoms.toml:75; form at isa-spec/spec/ops/memory/atoms.toml:75).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -121,7 +121,7 @@ impl OpAtoms {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/atoms.toml:115; form at isa-spec/spec/ops/memory/atoms.toml:115).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/atoms.toml:120; form at isa-spec/spec/ops/memory/atoms.toml:120).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -138,7 +138,7 @@ impl OpAtoms {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms.toml:123; form at isa-spec/spec/ops/memory/atoms.toml:123).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms.toml:128; form at isa-spec/spec/ops/memory/atoms.toml:128).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -155,7 +155,7 @@ impl OpAtoms {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms.toml:134; form at isa-spec/spec/ops/memory/atoms.toml:134).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms.toml:139; form at isa-spec/spec/ops/memory/atoms.toml:139).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -174,7 +174,7 @@ impl OpAtoms {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms.toml:150; form at isa-spec/spec/ops/memory/atoms.toml:150).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms.toml:155; form at isa-spec/spec/ops/memory/atoms.toml:155).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -191,7 +191,7 @@ impl OpAtoms {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atoms.toml:162; form at isa-spec/spec/ops/memory/atoms.toml:162).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atoms.toml:167; form at isa-spec/spec/ops/memory/atoms.toml:167).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -210,7 +210,7 @@ impl OpAtoms {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms.toml:174; form at isa-spec/spec/ops/memory/atoms.toml:174).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms.toml:179; form at isa-spec/spec/ops/memory/atoms.toml:179).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -229,7 +229,7 @@ impl OpAtoms {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:70; form at isa-spec/spec/ops/memory/atoms.toml:70).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:75; form at isa-spec/spec/ops/memory/atoms.toml:75).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -273,7 +273,7 @@ impl OpAtoms {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f39ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:115; form at isa-spec/spec/ops/memory/atoms.toml:115).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:120; form at isa-spec/spec/ops/memory/atoms.toml:120).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -317,7 +317,7 @@ impl OpAtoms {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ff9ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:123; form at isa-spec/spec/ops/memory/atoms.toml:123).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:128; form at isa-spec/spec/ops/memory/atoms.toml:128).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -361,7 +361,7 @@ impl OpAtoms {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f39ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:134; form at isa-spec/spec/ops/memory/atoms.toml:134).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:139; form at isa-spec/spec/ops/memory/atoms.toml:139).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -405,7 +405,7 @@ impl OpAtoms {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f39c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:150; form at isa-spec/spec/ops/memory/atoms.toml:150).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:155; form at isa-spec/spec/ops/memory/atoms.toml:155).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -450,7 +450,7 @@ impl OpAtoms {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f31ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:162; form at isa-spec/spec/ops/memory/atoms.toml:162).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:167; form at isa-spec/spec/ops/memory/atoms.toml:167).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -495,7 +495,7 @@ impl OpAtoms {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f31c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:174; form at isa-spec/spec/ops/memory/atoms.toml:174).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:179; form at isa-spec/spec/ops/memory/atoms.toml:179).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -540,7 +540,7 @@ impl OpAtoms {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f31000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/memory/atoms.toml:64); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/memory/atoms.toml:69); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ATOMS"]])?;
         let mut cur = 0usize;
@@ -640,6 +640,7 @@ impl OpAtoms {
 }
 impl MemOp for OpAtoms {}
 impl FlowOp for OpAtoms {}
+/// Spec: isa-spec/spec/ops/memory/atoms.toml:64.
 impl SchedOp for OpAtoms {}
 /// Spec: isa-spec/spec/ops/memory/atoms.toml:15.
 impl Encode for OpAtoms {
@@ -658,7 +659,7 @@ impl Forms for OpAtoms {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/atoms.toml:64.
+    /// Spec: isa-spec/spec/ops/memory/atoms.toml:69.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

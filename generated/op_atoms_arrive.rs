@@ -51,7 +51,7 @@ impl OpAtomsArrive {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms_arrive.toml:57; form at isa-spec/spec/ops/memory/atoms_arrive.toml:57).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms_arrive.toml:62; form at isa-spec/spec/ops/memory/atoms_arrive.toml:62).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -66,7 +66,7 @@ impl OpAtomsArrive {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atoms_arrive.toml:87; form at isa-spec/spec/ops/memory/atoms_arrive.toml:87).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atoms_arrive.toml:92; form at isa-spec/spec/ops/memory/atoms_arrive.toml:92).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -81,7 +81,7 @@ impl OpAtomsArrive {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_arrive.toml:98; form at isa-spec/spec/ops/memory/atoms_arrive.toml:98).
+    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_arrive.toml:103; form at isa-spec/spec/ops/memory/atoms_arrive.toml:103).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -96,7 +96,7 @@ impl OpAtomsArrive {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_arrive.toml:57; form at isa-spec/spec/ops/memory/atoms_arrive.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_arrive.toml:62; form at isa-spec/spec/ops/memory/atoms_arrive.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -118,7 +118,7 @@ impl OpAtomsArrive {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f39c0000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_arrive.toml:87; form at isa-spec/spec/ops/memory/atoms_arrive.toml:87).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_arrive.toml:92; form at isa-spec/spec/ops/memory/atoms_arrive.toml:92).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -140,7 +140,7 @@ impl OpAtomsArrive {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f31c0000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_arrive.toml:98; form at isa-spec/spec/ops/memory/atoms_arrive.toml:98).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_arrive.toml:103; form at isa-spec/spec/ops/memory/atoms_arrive.toml:103).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -162,7 +162,7 @@ impl OpAtomsArrive {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f3100000000ff00000000)))
     }
-    /// Parse one tokenized line of syntax `ATOMS.ARRIVE.64` (isa-spec/spec/ops/memory/atoms_arrive.toml:52); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMS.ARRIVE.64` (isa-spec/spec/ops/memory/atoms_arrive.toml:57); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ATOMS", "ARRIVE", "64"]])?;
         if !rest.is_empty() {
@@ -236,6 +236,7 @@ impl OpAtomsArrive {
 }
 impl MemOp for OpAtomsArrive {}
 impl FlowOp for OpAtomsArrive {}
+/// Spec: isa-spec/spec/ops/memory/atoms_arrive.toml:52.
 impl SchedOp for OpAtomsArrive {}
 /// Spec: isa-spec/spec/ops/memory/atoms_arrive.toml:17.
 impl Encode for OpAtomsArrive {
@@ -248,7 +249,7 @@ impl Forms for OpAtomsArrive {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/atoms_arrive.toml:52.
+    /// Spec: isa-spec/spec/ops/memory/atoms_arrive.toml:57.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -83,7 +83,7 @@ impl OpAtomsCas {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms_cas.toml:73; form at isa-spec/spec/ops/memory/atoms_cas.toml:73).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms_cas.toml:78; form at isa-spec/spec/ops/memory/atoms_cas.toml:78).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -100,7 +100,7 @@ impl OpAtomsCas {
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/atoms_cas.toml:111; form at isa-spec/spec/ops/memory/atoms_cas.toml:111).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/atoms_cas.toml:116; form at isa-spec/spec/ops/memory/atoms_cas.toml:116).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -117,7 +117,7 @@ impl OpAtomsCas {
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_cas.toml:119; form at isa-spec/spec/ops/memory/atoms_cas.toml:119).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_cas.toml:124; form at isa-spec/spec/ops/memory/atoms_cas.toml:124).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -134,7 +134,7 @@ impl OpAtomsCas {
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:130; form at isa-spec/spec/ops/memory/atoms_cas.toml:130).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:135; form at isa-spec/spec/ops/memory/atoms_cas.toml:135).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -161,7 +161,7 @@ impl OpAtomsCas {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:170; form at isa-spec/spec/ops/memory/atoms_cas.toml:170).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:175; form at isa-spec/spec/ops/memory/atoms_cas.toml:175).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -188,7 +188,7 @@ impl OpAtomsCas {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:180; form at isa-spec/spec/ops/memory/atoms_cas.toml:180).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:185; form at isa-spec/spec/ops/memory/atoms_cas.toml:185).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -226,7 +226,7 @@ impl OpAtomsCas {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:201; form at isa-spec/spec/ops/memory/atoms_cas.toml:201).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:206; form at isa-spec/spec/ops/memory/atoms_cas.toml:206).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -264,7 +264,7 @@ impl OpAtomsCas {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:73; form at isa-spec/spec/ops/memory/atoms_cas.toml:73).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:78; form at isa-spec/spec/ops/memory/atoms_cas.toml:78).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -297,7 +297,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff67f39000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:111; form at isa-spec/spec/ops/memory/atoms_cas.toml:111).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:116; form at isa-spec/spec/ops/memory/atoms_cas.toml:116).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -330,7 +330,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffe7ff9000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:119; form at isa-spec/spec/ops/memory/atoms_cas.toml:119).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:124; form at isa-spec/spec/ops/memory/atoms_cas.toml:124).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -364,7 +364,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff67f31000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:130; form at isa-spec/spec/ops/memory/atoms_cas.toml:130).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:135; form at isa-spec/spec/ops/memory/atoms_cas.toml:135).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -396,7 +396,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:170; form at isa-spec/spec/ops/memory/atoms_cas.toml:170).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:175; form at isa-spec/spec/ops/memory/atoms_cas.toml:175).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -428,7 +428,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:180; form at isa-spec/spec/ops/memory/atoms_cas.toml:180).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:185; form at isa-spec/spec/ops/memory/atoms_cas.toml:185).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -462,7 +462,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:201; form at isa-spec/spec/ops/memory/atoms_cas.toml:201).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:206; form at isa-spec/spec/ops/memory/atoms_cas.toml:206).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -499,7 +499,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/memory/atoms_cas.toml:67); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/memory/atoms_cas.toml:72); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ATOMS"]])?;
         let mut cur = 0usize;
@@ -575,6 +575,7 @@ impl OpAtomsCas {
 }
 impl MemOp for OpAtomsCas {}
 impl FlowOp for OpAtomsCas {}
+/// Spec: isa-spec/spec/ops/memory/atoms_cas.toml:67.
 impl SchedOp for OpAtomsCas {}
 /// Spec: isa-spec/spec/ops/memory/atoms_cas.toml:22.
 impl Encode for OpAtomsCas {
@@ -593,7 +594,7 @@ impl Forms for OpAtomsCas {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/atoms_cas.toml:67.
+    /// Spec: isa-spec/spec/ops/memory/atoms_cas.toml:72.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

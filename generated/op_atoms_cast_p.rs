@@ -56,7 +56,7 @@ impl OpAtomsCastP {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_cast_p.toml:57; form at isa-spec/spec/ops/memory/atoms_cast_p.toml:57).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_cast_p.toml:62; form at isa-spec/spec/ops/memory/atoms_cast_p.toml:62).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -73,7 +73,7 @@ impl OpAtomsCastP {
         w |= self.cas.code_in(Self::NAME, "cas", &Self::CAS_CODES0, sm)? << 87;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cast_p.toml:57; form at isa-spec/spec/ops/memory/atoms_cast_p.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cast_p.toml:62; form at isa-spec/spec/ops/memory/atoms_cast_p.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -106,7 +106,7 @@ impl OpAtomsCastP {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff67131000000000000ff0000)))
     }
-    /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/memory/atoms_cast_p.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/memory/atoms_cast_p.toml:56); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ATOMS"]])?;
         let mut cur = 0usize;
@@ -184,6 +184,7 @@ impl OpAtomsCastP {
 }
 impl MemOp for OpAtomsCastP {}
 impl FlowOp for OpAtomsCastP {}
+/// Spec: isa-spec/spec/ops/memory/atoms_cast_p.toml:51.
 impl SchedOp for OpAtomsCastP {}
 /// Spec: isa-spec/spec/ops/memory/atoms_cast_p.toml:9.
 impl Encode for OpAtomsCastP {
@@ -196,7 +197,7 @@ impl Forms for OpAtomsCastP {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/atoms_cast_p.toml:51.
+    /// Spec: isa-spec/spec/ops/memory/atoms_cast_p.toml:56.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

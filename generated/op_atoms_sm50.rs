@@ -49,7 +49,7 @@ impl OpAtomsSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_sm50.toml:49; form at isa-spec/spec/ops/memory/atoms_sm50.toml:49).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_sm50.toml:54; form at isa-spec/spec/ops/memory/atoms_sm50.toml:54).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -74,7 +74,7 @@ impl OpAtomsSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_sm50.toml:49; form at isa-spec/spec/ops/memory/atoms_sm50.toml:49).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_sm50.toml:54; form at isa-spec/spec/ops/memory/atoms_sm50.toml:54).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -103,7 +103,7 @@ impl OpAtomsSm50 {
         let o = Self { d, a, b, off, aop, r#type };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/memory/atoms_sm50.toml:44); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/memory/atoms_sm50.toml:49); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ATOMS"]])?;
         let mut cur = 0usize;
@@ -154,6 +154,7 @@ impl OpAtomsSm50 {
 }
 impl MemOp for OpAtomsSm50 {}
 impl FlowOp for OpAtomsSm50 {}
+/// Spec: isa-spec/spec/ops/memory/atoms_sm50.toml:44.
 impl SchedOp for OpAtomsSm50 {}
 /// Spec: isa-spec/spec/ops/memory/atoms_sm50.toml:12.
 impl Encode for OpAtomsSm50 {
@@ -166,7 +167,7 @@ impl Forms for OpAtomsSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/atoms_sm50.toml:44.
+    /// Spec: isa-spec/spec/ops/memory/atoms_sm50.toml:49.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -39,7 +39,7 @@ impl OpB2r {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/b2r.toml:28; form at isa-spec/spec/ops/system/b2r.toml:28).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/b2r.toml:33; form at isa-spec/spec/ops/system/b2r.toml:33).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x31c | (c.raw & 0x1fff7ff3ffffc3fffffff000000);
@@ -47,7 +47,7 @@ impl OpB2r {
         w |= fit(Self::NAME, "bar", self.bar as u128, 4u32)? << 54;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/system/b2r.toml:44; form at isa-spec/spec/ops/system/b2r.toml:44).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/system/b2r.toml:49; form at isa-spec/spec/ops/system/b2r.toml:49).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x31c | (c.raw & 0x1ffffff3ffffc3fffffff000000);
@@ -55,7 +55,7 @@ impl OpB2r {
         w |= fit(Self::NAME, "bar", self.bar as u128, 4u32)? << 54;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/b2r.toml:50; form at isa-spec/spec/ops/system/b2r.toml:50).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/b2r.toml:55; form at isa-spec/spec/ops/system/b2r.toml:55).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xf0b8000000000000 | (c.raw & 0x7fffcfff00000);
@@ -63,7 +63,7 @@ impl OpB2r {
         w |= fit(Self::NAME, "bar", self.bar as u128, 8u32)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r.toml:28; form at isa-spec/spec/ops/system/b2r.toml:28).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r.toml:33; form at isa-spec/spec/ops/system/b2r.toml:33).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -71,7 +71,7 @@ impl OpB2r {
         let o = Self { d, bar };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3ffffc3fffffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r.toml:44; form at isa-spec/spec/ops/system/b2r.toml:44).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r.toml:49; form at isa-spec/spec/ops/system/b2r.toml:49).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -79,7 +79,7 @@ impl OpB2r {
         let o = Self { d, bar };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3ffffc3fffffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r.toml:50; form at isa-spec/spec/ops/system/b2r.toml:50).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r.toml:55; form at isa-spec/spec/ops/system/b2r.toml:55).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -87,7 +87,7 @@ impl OpB2r {
         let o = Self { d, bar };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fffcfff00000)))
     }
-    /// Parse one tokenized line of syntax `B2R` (isa-spec/spec/ops/system/b2r.toml:24); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `B2R` (isa-spec/spec/ops/system/b2r.toml:29); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["B2R"]])?;
         if !rest.is_empty() {
@@ -115,6 +115,7 @@ impl OpB2r {
 }
 impl MemOp for OpB2r {}
 impl FlowOp for OpB2r {}
+/// Spec: isa-spec/spec/ops/system/b2r.toml:24.
 impl SchedOp for OpB2r {}
 /// Spec: isa-spec/spec/ops/system/b2r.toml:11.
 impl Encode for OpB2r {
@@ -127,7 +128,7 @@ impl Forms for OpB2r {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/system/b2r.toml:24.
+    /// Spec: isa-spec/spec/ops/system/b2r.toml:29.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);

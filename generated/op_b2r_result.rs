@@ -42,7 +42,7 @@ impl OpB2rResult {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/b2r_result.toml:23; form at isa-spec/spec/ops/system/b2r_result.toml:23).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/b2r_result.toml:31; form at isa-spec/spec/ops/system/b2r_result.toml:31).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4000000000000000031c
@@ -51,7 +51,7 @@ impl OpB2rResult {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/system/b2r_result.toml:39; form at isa-spec/spec/ops/system/b2r_result.toml:39).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/system/b2r_result.toml:47; form at isa-spec/spec/ops/system/b2r_result.toml:47).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4000000000000000031c
@@ -60,7 +60,7 @@ impl OpB2rResult {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/b2r_result.toml:45; form at isa-spec/spec/ops/system/b2r_result.toml:45).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/b2r_result.toml:53; form at isa-spec/spec/ops/system/b2r_result.toml:53).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xf0b800010000ff00 | (c.raw & 0x71ffcfff00000);
@@ -68,7 +68,7 @@ impl OpB2rResult {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 45;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_result.toml:23; form at isa-spec/spec/ops/system/b2r_result.toml:23).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_result.toml:31; form at isa-spec/spec/ops/system/b2r_result.toml:31).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -76,7 +76,7 @@ impl OpB2rResult {
         let o = Self { d, pd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f13fffffffffffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_result.toml:39; form at isa-spec/spec/ops/system/b2r_result.toml:39).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_result.toml:47; form at isa-spec/spec/ops/system/b2r_result.toml:47).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -84,7 +84,7 @@ impl OpB2rResult {
         let o = Self { d, pd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff13fffffffffffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_result.toml:45; form at isa-spec/spec/ops/system/b2r_result.toml:45).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_result.toml:53; form at isa-spec/spec/ops/system/b2r_result.toml:53).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -92,7 +92,7 @@ impl OpB2rResult {
         let o = Self { d, pd };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x71ffcfff00000)))
     }
-    /// Parse one tokenized line of syntax `B2R.RESULT` (isa-spec/spec/ops/system/b2r_result.toml:19); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `B2R.RESULT` (isa-spec/spec/ops/system/b2r_result.toml:27); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["B2R", "RESULT"]])?;
         if !rest.is_empty() {
@@ -125,6 +125,7 @@ impl OpB2rResult {
 }
 impl MemOp for OpB2rResult {}
 impl FlowOp for OpB2rResult {}
+/// Spec: isa-spec/spec/ops/system/b2r_result.toml:19.
 impl SchedOp for OpB2rResult {}
 /// Spec: isa-spec/spec/ops/system/b2r_result.toml:6.
 impl Encode for OpB2rResult {
@@ -137,7 +138,7 @@ impl Forms for OpB2rResult {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/system/b2r_result.toml:19.
+    /// Spec: isa-spec/spec/ops/system/b2r_result.toml:27.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);

@@ -37,7 +37,7 @@ impl OpB2rWarp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/b2r_warp.toml:16; form at isa-spec/spec/ops/system/b2r_warp.toml:16).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/b2r_warp.toml:21; form at isa-spec/spec/ops/system/b2r_warp.toml:21).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000031c
@@ -45,7 +45,7 @@ impl OpB2rWarp {
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/system/b2r_warp.toml:30; form at isa-spec/spec/ops/system/b2r_warp.toml:30).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/system/b2r_warp.toml:35; form at isa-spec/spec/ops/system/b2r_warp.toml:35).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000031c
@@ -53,35 +53,35 @@ impl OpB2rWarp {
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/b2r_warp.toml:36; form at isa-spec/spec/ops/system/b2r_warp.toml:36).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/b2r_warp.toml:41; form at isa-spec/spec/ops/system/b2r_warp.toml:41).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xf0b800020000ff00 | (c.raw & 0x7fffcfff00000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_warp.toml:16; form at isa-spec/spec/ops/system/b2r_warp.toml:16).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_warp.toml:21; form at isa-spec/spec/ops/system/b2r_warp.toml:21).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let o = Self { d };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3fffffffffffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_warp.toml:30; form at isa-spec/spec/ops/system/b2r_warp.toml:30).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_warp.toml:35; form at isa-spec/spec/ops/system/b2r_warp.toml:35).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let o = Self { d };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3fffffffffffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_warp.toml:36; form at isa-spec/spec/ops/system/b2r_warp.toml:36).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_warp.toml:41; form at isa-spec/spec/ops/system/b2r_warp.toml:41).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let o = Self { d };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fffcfff00000)))
     }
-    /// Parse one tokenized line of syntax `B2R.WARP` (isa-spec/spec/ops/system/b2r_warp.toml:12); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `B2R.WARP` (isa-spec/spec/ops/system/b2r_warp.toml:17); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["B2R", "WARP"]])?;
         if !rest.is_empty() {
@@ -108,6 +108,7 @@ impl OpB2rWarp {
 }
 impl MemOp for OpB2rWarp {}
 impl FlowOp for OpB2rWarp {}
+/// Spec: isa-spec/spec/ops/system/b2r_warp.toml:12.
 impl SchedOp for OpB2rWarp {}
 /// Spec: isa-spec/spec/ops/system/b2r_warp.toml:4.
 impl Encode for OpB2rWarp {
@@ -120,7 +121,7 @@ impl Forms for OpB2rWarp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/system/b2r_warp.toml:12.
+    /// Spec: isa-spec/spec/ops/system/b2r_warp.toml:17.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);

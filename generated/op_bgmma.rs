@@ -52,7 +52,7 @@ impl OpBgmma {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/bgmma.toml:74; form at isa-spec/spec/ops/alu/bgmma.toml:74).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/bgmma.toml:79; form at isa-spec/spec/ops/alu/bgmma.toml:79).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "desc", &self.desc, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -73,7 +73,7 @@ impl OpBgmma {
         w |= u128::from(self.sd.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/bgmma.toml:74; form at isa-spec/spec/ops/alu/bgmma.toml:74).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/bgmma.toml:79; form at isa-spec/spec/ops/alu/bgmma.toml:79).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -107,7 +107,7 @@ impl OpBgmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00e9f00f81fffffc0000000)))
     }
-    /// Parse one tokenized line of syntax `BGMMA` (isa-spec/spec/ops/alu/bgmma.toml:66); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BGMMA` (isa-spec/spec/ops/alu/bgmma.toml:71); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BGMMA"]])?;
         let mut cur = 0usize;
@@ -182,6 +182,7 @@ impl OpBgmma {
 }
 impl MemOp for OpBgmma {}
 impl FlowOp for OpBgmma {}
+/// Spec: isa-spec/spec/ops/alu/bgmma.toml:66.
 impl SchedOp for OpBgmma {}
 /// Spec: isa-spec/spec/ops/alu/bgmma.toml:24.
 impl Encode for OpBgmma {
@@ -194,7 +195,7 @@ impl Forms for OpBgmma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/bgmma.toml:66.
+    /// Spec: isa-spec/spec/ops/alu/bgmma.toml:71.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_desc = false;

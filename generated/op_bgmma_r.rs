@@ -57,7 +57,7 @@ impl OpBgmmaR {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/bgmma_r.toml:64; form at isa-spec/spec/ops/alu/bgmma_r.toml:64).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/bgmma_r.toml:69; form at isa-spec/spec/ops/alu/bgmma_r.toml:69).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -80,7 +80,7 @@ impl OpBgmmaR {
         w |= u128::from(self.sd.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/bgmma_r.toml:64; form at isa-spec/spec/ops/alu/bgmma_r.toml:64).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/bgmma_r.toml:69; form at isa-spec/spec/ops/alu/bgmma_r.toml:69).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -116,7 +116,7 @@ impl OpBgmmaR {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00e9f00f81fffc000000000)))
     }
-    /// Parse one tokenized line of syntax `BGMMA` (isa-spec/spec/ops/alu/bgmma_r.toml:56); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BGMMA` (isa-spec/spec/ops/alu/bgmma_r.toml:61); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BGMMA"]])?;
         let mut cur = 0usize;
@@ -194,6 +194,7 @@ impl OpBgmmaR {
 }
 impl MemOp for OpBgmmaR {}
 impl FlowOp for OpBgmmaR {}
+/// Spec: isa-spec/spec/ops/alu/bgmma_r.toml:56.
 impl SchedOp for OpBgmmaR {}
 /// Spec: isa-spec/spec/ops/alu/bgmma_r.toml:9.
 impl Encode for OpBgmmaR {
@@ -206,7 +207,7 @@ impl Forms for OpBgmmaR {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/bgmma_r.toml:56.
+    /// Spec: isa-spec/spec/ops/alu/bgmma_r.toml:61.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

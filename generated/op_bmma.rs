@@ -57,7 +57,7 @@ impl OpBmma {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/bmma.toml:64; form at isa-spec/spec/ops/alu/bmma.toml:64).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/bmma.toml:69; form at isa-spec/spec/ops/alu/bmma.toml:69).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -81,7 +81,7 @@ impl OpBmma {
         w |= code_of(&[0, 2], self.bop.index()) << 77;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/bmma.toml:94; form at isa-spec/spec/ops/alu/bmma.toml:94).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/bmma.toml:99; form at isa-spec/spec/ops/alu/bmma.toml:99).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -99,7 +99,7 @@ impl OpBmma {
         w |= self.bop.code_in(Self::NAME, "bop", &Self::BOP_CODES0, sm)? << 77;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/bmma.toml:64; form at isa-spec/spec/ops/alu/bmma.toml:64).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/bmma.toml:69; form at isa-spec/spec/ops/alu/bmma.toml:69).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -132,7 +132,7 @@ impl OpBmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe8100ffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/bmma.toml:94; form at isa-spec/spec/ops/alu/bmma.toml:94).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/bmma.toml:99; form at isa-spec/spec/ops/alu/bmma.toml:99).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -164,7 +164,7 @@ impl OpBmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e8100ffffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `BMMA` (isa-spec/spec/ops/alu/bmma.toml:55); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BMMA` (isa-spec/spec/ops/alu/bmma.toml:60); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BMMA"]])?;
         let mut cur = 0usize;
@@ -285,6 +285,7 @@ impl OpBmma {
 }
 impl MemOp for OpBmma {}
 impl FlowOp for OpBmma {}
+/// Spec: isa-spec/spec/ops/alu/bmma.toml:55.
 impl SchedOp for OpBmma {}
 /// Spec: isa-spec/spec/ops/alu/bmma.toml:17.
 impl Encode for OpBmma {
@@ -297,7 +298,7 @@ impl Forms for OpBmma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/bmma.toml:55.
+    /// Spec: isa-spec/spec/ops/alu/bmma.toml:60.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

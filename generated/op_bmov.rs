@@ -41,7 +41,7 @@ impl OpBmov {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bmov.toml:37; form at isa-spec/spec/ops/control/bmov.toml:37).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bmov.toml:42; form at isa-spec/spec/ops/control/bmov.toml:42).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -58,7 +58,7 @@ impl OpBmov {
         w |= u128::from(self.pquad) << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bmov.toml:55; form at isa-spec/spec/ops/control/bmov.toml:55).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bmov.toml:60; form at isa-spec/spec/ops/control/bmov.toml:60).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -75,7 +75,7 @@ impl OpBmov {
         w |= u128::from(self.pquad) << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/control/bmov.toml:70; form at isa-spec/spec/ops/control/bmov.toml:70).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/control/bmov.toml:75; form at isa-spec/spec/ops/control/bmov.toml:75).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -92,7 +92,7 @@ impl OpBmov {
         w |= u128::from(self.pquad) << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bmov.toml:87; form at isa-spec/spec/ops/control/bmov.toml:87).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bmov.toml:92; form at isa-spec/spec/ops/control/bmov.toml:92).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpBmov {
         w |= u128::from(self.pquad) << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:37; form at isa-spec/spec/ops/control/bmov.toml:37).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:42; form at isa-spec/spec/ops/control/bmov.toml:42).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Bar, bits(w, 24, 4), 16)?;
@@ -118,7 +118,7 @@ impl OpBmov {
         let o = Self { d, a, pquad };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffefffffffffff00c0ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:55; form at isa-spec/spec/ops/control/bmov.toml:55).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:60; form at isa-spec/spec/ops/control/bmov.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Bar, bits(w, 24, 4), 16)?;
@@ -127,7 +127,7 @@ impl OpBmov {
         let o = Self { d, a, pquad };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffefffff00000000c0ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:70; form at isa-spec/spec/ops/control/bmov.toml:70).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:75; form at isa-spec/spec/ops/control/bmov.toml:75).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Bar, bits(w, 24, 4), 16)?;
@@ -136,7 +136,7 @@ impl OpBmov {
         let o = Self { d, a, pquad };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffeffffff80000ffc0ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:87; form at isa-spec/spec/ops/control/bmov.toml:87).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:92; form at isa-spec/spec/ops/control/bmov.toml:92).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Bar, bits(w, 24, 4), 16)?;
@@ -145,7 +145,7 @@ impl OpBmov {
         let o = Self { d, a, pquad };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffefffffffffffffc0f00000)))
     }
-    /// Parse one tokenized line of syntax `BMOV.32` (isa-spec/spec/ops/control/bmov.toml:31); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BMOV.32` (isa-spec/spec/ops/control/bmov.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BMOV", "32"]])?;
         let mut cur = 0usize;
@@ -176,6 +176,7 @@ impl OpBmov {
 }
 impl MemOp for OpBmov {}
 impl FlowOp for OpBmov {}
+/// Spec: isa-spec/spec/ops/control/bmov.toml:31.
 impl SchedOp for OpBmov {}
 /// Spec: isa-spec/spec/ops/control/bmov.toml:12.
 impl Encode for OpBmov {
@@ -190,7 +191,7 @@ impl Forms for OpBmov {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/bmov.toml:31.
+    /// Spec: isa-spec/spec/ops/control/bmov.toml:36.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -36,7 +36,7 @@ impl OpBmovClear {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bmov_clear.toml:27; form at isa-spec/spec/ops/control/bmov_clear.toml:27).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bmov_clear.toml:32; form at isa-spec/spec/ops/control/bmov_clear.toml:32).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -46,7 +46,7 @@ impl OpBmovClear {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Bar, 4u32, sm)? << 24;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov_clear.toml:27; form at isa-spec/spec/ops/control/bmov_clear.toml:27).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov_clear.toml:32; form at isa-spec/spec/ops/control/bmov_clear.toml:32).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Bar, bits(w, 16, 4), 16)?;
@@ -54,7 +54,7 @@ impl OpBmovClear {
         let o = Self { d, a };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7efffffffffffffc0f00000)))
     }
-    /// Parse one tokenized line of syntax `BMOV.32.CLEAR` (isa-spec/spec/ops/control/bmov_clear.toml:22); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BMOV.32.CLEAR` (isa-spec/spec/ops/control/bmov_clear.toml:27); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BMOV", "32", "CLEAR"]])?;
         if !rest.is_empty() {
@@ -83,6 +83,7 @@ impl OpBmovClear {
 }
 impl MemOp for OpBmovClear {}
 impl FlowOp for OpBmovClear {}
+/// Spec: isa-spec/spec/ops/control/bmov_clear.toml:22.
 impl SchedOp for OpBmovClear {}
 /// Spec: isa-spec/spec/ops/control/bmov_clear.toml:8.
 impl Encode for OpBmovClear {
@@ -95,7 +96,7 @@ impl Forms for OpBmovClear {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/bmov_clear.toml:22.
+    /// Spec: isa-spec/spec/ops/control/bmov_clear.toml:27.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

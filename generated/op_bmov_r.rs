@@ -38,7 +38,7 @@ impl OpBmovR {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bmov_r.toml:34; form at isa-spec/spec/ops/control/bmov_r.toml:34).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bmov_r.toml:42; form at isa-spec/spec/ops/control/bmov_r.toml:42).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -55,7 +55,7 @@ impl OpBmovR {
         w |= u128::from(self.clear) << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov_r.toml:34; form at isa-spec/spec/ops/control/bmov_r.toml:34).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov_r.toml:42; form at isa-spec/spec/ops/control/bmov_r.toml:42).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -64,7 +64,7 @@ impl OpBmovR {
         let o = Self { d, a, clear };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffefffffffffffffc0000000)))
     }
-    /// Parse one tokenized line of syntax `BMOV.32` (isa-spec/spec/ops/control/bmov_r.toml:28); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BMOV.32` (isa-spec/spec/ops/control/bmov_r.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BMOV", "32"]])?;
         let mut cur = 0usize;
@@ -95,6 +95,7 @@ impl OpBmovR {
 }
 impl MemOp for OpBmovR {}
 impl FlowOp for OpBmovR {}
+/// Spec: isa-spec/spec/ops/control/bmov_r.toml:28.
 impl SchedOp for OpBmovR {}
 /// Spec: isa-spec/spec/ops/control/bmov_r.toml:9.
 impl Encode for OpBmovR {
@@ -107,7 +108,7 @@ impl Forms for OpBmovR {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/bmov_r.toml:28.
+    /// Spec: isa-spec/spec/ops/control/bmov_r.toml:36.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

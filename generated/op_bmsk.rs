@@ -46,7 +46,7 @@ impl OpBmsk {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/bmsk.toml:51 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/bmsk.toml:54 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -57,7 +57,7 @@ impl OpBmsk {
         w |= u128::from(self.wrap) << 75;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/bmsk.toml:51; form at isa-spec/spec/ops/alu/bmsk.toml:56).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/bmsk.toml:54; form at isa-spec/spec/ops/alu/bmsk.toml:59).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -71,7 +71,7 @@ impl OpBmsk {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/bmsk.toml:51; form at isa-spec/spec/ops/alu/bmsk.toml:56).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/bmsk.toml:54; form at isa-spec/spec/ops/alu/bmsk.toml:59).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -85,7 +85,7 @@ impl OpBmsk {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/bmsk.toml:51; form at isa-spec/spec/ops/alu/bmsk.toml:56).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/bmsk.toml:54; form at isa-spec/spec/ops/alu/bmsk.toml:59).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -99,7 +99,7 @@ impl OpBmsk {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/bmsk.toml:51; form at isa-spec/spec/ops/alu/bmsk.toml:56).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/bmsk.toml:54; form at isa-spec/spec/ops/alu/bmsk.toml:59).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c1b
@@ -107,7 +107,7 @@ impl OpBmsk {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/bmsk.toml:51 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/bmsk.toml:54 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -115,35 +115,35 @@ impl OpBmsk {
         let wrap: bool = bit(w, 75);
         Some(Self { d, a, b: Src::RZ, wrap })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/bmsk.toml:51; form at isa-spec/spec/ops/alu/bmsk.toml:56).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/bmsk.toml:54; form at isa-spec/spec/ops/alu/bmsk.toml:59).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff7ffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/bmsk.toml:51; form at isa-spec/spec/ops/alu/bmsk.toml:56).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/bmsk.toml:54; form at isa-spec/spec/ops/alu/bmsk.toml:59).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff7ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/bmsk.toml:51; form at isa-spec/spec/ops/alu/bmsk.toml:56).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/bmsk.toml:54; form at isa-spec/spec/ops/alu/bmsk.toml:59).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff7fff80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/bmsk.toml:51; form at isa-spec/spec/ops/alu/bmsk.toml:56).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/bmsk.toml:54; form at isa-spec/spec/ops/alu/bmsk.toml:59).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff7ffffffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `BMSK` (isa-spec/spec/ops/alu/bmsk.toml:33); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BMSK` (isa-spec/spec/ops/alu/bmsk.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BMSK"]])?;
         let mut cur = 0usize;
@@ -217,7 +217,7 @@ impl Forms for OpBmsk {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/bmsk.toml:33.
+    /// Spec: isa-spec/spec/ops/alu/bmsk.toml:36.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

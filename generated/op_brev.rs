@@ -39,7 +39,7 @@ impl OpBrev {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/brev.toml:21 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/brev.toml:29 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -47,7 +47,7 @@ impl OpBrev {
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:29).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/brev.toml:29; form at isa-spec/spec/ops/alu/brev.toml:37).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -61,7 +61,7 @@ impl OpBrev {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:29).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/brev.toml:29; form at isa-spec/spec/ops/alu/brev.toml:37).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -75,7 +75,7 @@ impl OpBrev {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:29).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/brev.toml:29; form at isa-spec/spec/ops/alu/brev.toml:37).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -89,7 +89,7 @@ impl OpBrev {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:29).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/brev.toml:29; form at isa-spec/spec/ops/alu/brev.toml:37).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000d01
@@ -97,7 +97,7 @@ impl OpBrev {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:29).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/brev.toml:29; form at isa-spec/spec/ops/alu/brev.toml:37).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -105,7 +105,7 @@ impl OpBrev {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffffffffffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:29).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/brev.toml:29; form at isa-spec/spec/ops/alu/brev.toml:37).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -113,7 +113,7 @@ impl OpBrev {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffffff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:29).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/brev.toml:29; form at isa-spec/spec/ops/alu/brev.toml:37).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -121,7 +121,7 @@ impl OpBrev {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffffffff80000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:29).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/brev.toml:29; form at isa-spec/spec/ops/alu/brev.toml:37).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -129,7 +129,7 @@ impl OpBrev {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffffffffffff00ff000000)))
     }
-    /// Parse one tokenized line of syntax `BREV` (isa-spec/spec/ops/alu/brev.toml:14); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BREV` (isa-spec/spec/ops/alu/brev.toml:22); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BREV"]])?;
         if !rest.is_empty() {
@@ -155,6 +155,7 @@ impl OpBrev {
 }
 impl MemOp for OpBrev {}
 impl FlowOp for OpBrev {}
+/// Spec: isa-spec/spec/ops/alu/brev.toml:14.
 impl SchedOp for OpBrev {}
 /// Spec: isa-spec/spec/ops/alu/brev.toml:2.
 impl Encode for OpBrev {
@@ -169,7 +170,7 @@ impl Forms for OpBrev {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/brev.toml:14.
+    /// Spec: isa-spec/spec/ops/alu/brev.toml:22.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

@@ -43,7 +43,7 @@ impl OpBssy {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/control/bssy.toml:38; form at isa-spec/spec/ops/control/bssy.toml:38).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/control/bssy.toml:43; form at isa-spec/spec/ops/control/bssy.toml:43).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -72,7 +72,7 @@ impl OpBssy {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bssy.toml:57; form at isa-spec/spec/ops/control/bssy.toml:57).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bssy.toml:62; form at isa-spec/spec/ops/control/bssy.toml:62).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -95,7 +95,7 @@ impl OpBssy {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bssy.toml:38; form at isa-spec/spec/ops/control/bssy.toml:38).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bssy.toml:43; form at isa-spec/spec/ops/control/bssy.toml:43).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let b = reg_below(RegFile::Bar, bits(w, 16, 4), 16)?;
@@ -106,7 +106,7 @@ impl OpBssy {
         let o = Self { b, cond, mode, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87fffff00000003fff00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bssy.toml:57; form at isa-spec/spec/ops/control/bssy.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bssy.toml:62; form at isa-spec/spec/ops/control/bssy.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let b = reg_below(RegFile::Bar, bits(w, 16, 4), 16)?;
@@ -117,7 +117,7 @@ impl OpBssy {
         let o = Self { b, cond, mode, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ffcff00000003fff00000)))
     }
-    /// Parse one tokenized line of syntax `BSSY` (isa-spec/spec/ops/control/bssy.toml:31); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BSSY` (isa-spec/spec/ops/control/bssy.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BSSY"]])?;
         let mut cur = 0usize;
@@ -160,6 +160,7 @@ impl OpBssy {
 }
 impl MemOp for OpBssy {}
 impl FlowOp for OpBssy {}
+/// Spec: isa-spec/spec/ops/control/bssy.toml:31.
 impl SchedOp for OpBssy {}
 /// Spec: isa-spec/spec/ops/control/bssy.toml:7.
 impl Encode for OpBssy {
@@ -172,7 +173,7 @@ impl Forms for OpBssy {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/bssy.toml:31.
+    /// Spec: isa-spec/spec/ops/control/bssy.toml:36.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);

@@ -40,7 +40,7 @@ impl OpCredux {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [100, 103, 107] (isa-spec/spec/ops/alu/credux.toml:53; form at isa-spec/spec/ops/alu/credux.toml:53).
+    /// Form `fixed` on SM [100, 103, 107] (isa-spec/spec/ops/alu/credux.toml:56; form at isa-spec/spec/ops/alu/credux.toml:56).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -52,7 +52,7 @@ impl OpCredux {
         w |= (self.op.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/credux.toml:53; form at isa-spec/spec/ops/alu/credux.toml:53).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/credux.toml:56; form at isa-spec/spec/ops/alu/credux.toml:56).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -63,7 +63,7 @@ impl OpCredux {
         let o = Self { d, a, op, dtype, nan };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff19ffffffffff00000000)))
     }
-    /// Parse one tokenized line of syntax `CREDUX` (isa-spec/spec/ops/alu/credux.toml:44); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CREDUX` (isa-spec/spec/ops/alu/credux.toml:47); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CREDUX"]])?;
         let mut cur = 0usize;
@@ -123,7 +123,7 @@ impl Forms for OpCredux {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/credux.toml:44.
+    /// Spec: isa-spec/spec/ops/alu/credux.toml:47.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -38,7 +38,7 @@ impl OpCs2r {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/cs2r.toml:26; form at isa-spec/spec/ops/system/cs2r.toml:26).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/cs2r.toml:29; form at isa-spec/spec/ops/system/cs2r.toml:29).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0
@@ -67,7 +67,7 @@ impl OpCs2r {
         w |= (self.sr.index() as u128) << 72;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/system/cs2r.toml:26; form at isa-spec/spec/ops/system/cs2r.toml:26).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/cs2r.toml:29; form at isa-spec/spec/ops/system/cs2r.toml:29).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -75,7 +75,7 @@ impl OpCs2r {
         let o = Self { d, sr };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00ffffffffffff000000)))
     }
-    /// Parse one tokenized line of syntax `CS2R` (isa-spec/spec/ops/system/cs2r.toml:22); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CS2R` (isa-spec/spec/ops/system/cs2r.toml:25); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CS2R"]])?;
         if !rest.is_empty() {
@@ -125,7 +125,7 @@ impl Forms for OpCs2r {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/system/cs2r.toml:22.
+    /// Spec: isa-spec/spec/ops/system/cs2r.toml:25.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);

@@ -36,7 +36,7 @@ impl OpCs2r32 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/cs2r32.toml:24; form at isa-spec/spec/ops/system/cs2r32.toml:24).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/cs2r32.toml:27; form at isa-spec/spec/ops/system/cs2r32.toml:27).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -52,7 +52,7 @@ impl OpCs2r32 {
         w |= (self.sr.index() as u128) << 72;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/system/cs2r32.toml:24; form at isa-spec/spec/ops/system/cs2r32.toml:24).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/cs2r32.toml:27; form at isa-spec/spec/ops/system/cs2r32.toml:27).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -60,7 +60,7 @@ impl OpCs2r32 {
         let o = Self { d, sr };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00ffffffffffff000000)))
     }
-    /// Parse one tokenized line of syntax `CS2R.32` (isa-spec/spec/ops/system/cs2r32.toml:20); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CS2R.32` (isa-spec/spec/ops/system/cs2r32.toml:23); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CS2R", "32"]])?;
         if !rest.is_empty() {
@@ -110,7 +110,7 @@ impl Forms for OpCs2r32 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/system/cs2r32.toml:20.
+    /// Spec: isa-spec/spec/ops/system/cs2r32.toml:23.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);

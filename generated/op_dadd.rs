@@ -57,7 +57,7 @@ impl OpDadd {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/dadd.toml:57 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dadd.toml:63 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -110,7 +110,7 @@ impl OpDadd {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:64).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:63; form at isa-spec/spec/ops/alu/dadd.toml:70).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -128,7 +128,7 @@ impl OpDadd {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:64).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:63; form at isa-spec/spec/ops/alu/dadd.toml:70).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -144,7 +144,7 @@ impl OpDadd {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:64).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dadd.toml:63; form at isa-spec/spec/ops/alu/dadd.toml:70).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -161,7 +161,7 @@ impl OpDadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:64).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:63; form at isa-spec/spec/ops/alu/dadd.toml:70).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -172,7 +172,7 @@ impl OpDadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dadd.toml:83 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dadd.toml:89 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -225,7 +225,7 @@ impl OpDadd {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:64).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:89; form at isa-spec/spec/ops/alu/dadd.toml:70).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -236,7 +236,7 @@ impl OpDadd {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:64).
+    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:89; form at isa-spec/spec/ops/alu/dadd.toml:70).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -245,7 +245,7 @@ impl OpDadd {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:64).
+    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:89; form at isa-spec/spec/ops/alu/dadd.toml:70).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -256,7 +256,7 @@ impl OpDadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dadd.toml:92 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dadd.toml:98 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -312,7 +312,7 @@ impl OpDadd {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:92; form at isa-spec/spec/ops/alu/dadd.toml:98).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:98; form at isa-spec/spec/ops/alu/dadd.toml:104).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c70000000000000 | (c.raw & 0x41e7ff0000000)
@@ -320,7 +320,7 @@ impl OpDadd {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:92; form at isa-spec/spec/ops/alu/dadd.toml:98).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:98; form at isa-spec/spec/ops/alu/dadd.toml:104).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3870000000000000 | (c.raw & 0x41e0000000000)
@@ -332,7 +332,7 @@ impl OpDadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:92; form at isa-spec/spec/ops/alu/dadd.toml:98).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:98; form at isa-spec/spec/ops/alu/dadd.toml:104).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c70000000000000 | (c.raw & 0x41e0000000000)
@@ -341,7 +341,7 @@ impl OpDadd {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dadd.toml:57 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dadd.toml:63 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -352,7 +352,7 @@ impl OpDadd {
         let cc: bool = false;
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:64).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dadd.toml:63; form at isa-spec/spec/ops/alu/dadd.toml:70).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -361,14 +361,14 @@ impl OpDadd {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3000ffffffff00000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:64).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dadd.toml:63; form at isa-spec/spec/ops/alu/dadd.toml:70).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3cff0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:64).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dadd.toml:63; form at isa-spec/spec/ops/alu/dadd.toml:70).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -377,7 +377,7 @@ impl OpDadd {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3cff380000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dadd.toml:57; form at isa-spec/spec/ops/alu/dadd.toml:64).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dadd.toml:63; form at isa-spec/spec/ops/alu/dadd.toml:70).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -386,7 +386,7 @@ impl OpDadd {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dadd.toml:83 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dadd.toml:89 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -397,7 +397,7 @@ impl OpDadd {
         let cc: bool = false;
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:64).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dadd.toml:89; form at isa-spec/spec/ops/alu/dadd.toml:70).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -406,14 +406,14 @@ impl OpDadd {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3000ffffffff00000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:64).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dadd.toml:89; form at isa-spec/spec/ops/alu/dadd.toml:70).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff0000000000000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:64).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dadd.toml:89; form at isa-spec/spec/ops/alu/dadd.toml:70).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -422,7 +422,7 @@ impl OpDadd {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dadd.toml:92 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dadd.toml:98 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -433,7 +433,7 @@ impl OpDadd {
         let cc: bool = bit(w, 47);
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dadd.toml:92; form at isa-spec/spec/ops/alu/dadd.toml:98).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dadd.toml:98; form at isa-spec/spec/ops/alu/dadd.toml:104).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -442,7 +442,7 @@ impl OpDadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x41e7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dadd.toml:92; form at isa-spec/spec/ops/alu/dadd.toml:98).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dadd.toml:98; form at isa-spec/spec/ops/alu/dadd.toml:104).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -458,7 +458,7 @@ impl OpDadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x41e0000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dadd.toml:92; form at isa-spec/spec/ops/alu/dadd.toml:98).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dadd.toml:98; form at isa-spec/spec/ops/alu/dadd.toml:104).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -467,7 +467,7 @@ impl OpDadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x41e0000000000)))
     }
-    /// Parse one tokenized line of syntax `DADD` (isa-spec/spec/ops/alu/dadd.toml:42); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DADD` (isa-spec/spec/ops/alu/dadd.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DADD"]])?;
         let mut cur = 0usize;
@@ -559,7 +559,7 @@ impl Forms for OpDadd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/dadd.toml:42.
+    /// Spec: isa-spec/spec/ops/alu/dadd.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };

@@ -66,7 +66,7 @@ impl OpDfma {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:61 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:67 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -133,7 +133,7 @@ impl OpDfma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:67; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -155,7 +155,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:67; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -175,7 +175,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dfma.toml:67; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -196,7 +196,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:67; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -211,7 +211,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:67; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -231,7 +231,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dfma.toml:67; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -252,7 +252,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:67; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -267,7 +267,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:79 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:85 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -334,7 +334,7 @@ impl OpDfma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:85; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -349,7 +349,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:85; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -362,7 +362,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:85; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -377,7 +377,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:85; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -390,7 +390,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:85; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -405,7 +405,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:88 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:94 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -474,7 +474,7 @@ impl OpDfma {
         w |= (self.rnd.index() as u128) << 50;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:88; form at isa-spec/spec/ops/alu/dfma.toml:92).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:94; form at isa-spec/spec/ops/alu/dfma.toml:98).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5b70000000000000 | (c.raw & 0x7ff0000000)
@@ -483,7 +483,7 @@ impl OpDfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:88; form at isa-spec/spec/ops/alu/dfma.toml:92).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:94; form at isa-spec/spec/ops/alu/dfma.toml:98).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3670000000000000 | self.encode_e2(sm, c)?;
@@ -495,7 +495,7 @@ impl OpDfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:88; form at isa-spec/spec/ops/alu/dfma.toml:92).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:94; form at isa-spec/spec/ops/alu/dfma.toml:98).
     #[inline(always)]
     fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4b70000000000000 | self.encode_e2(sm, c)?;
@@ -504,7 +504,7 @@ impl OpDfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:88; form at isa-spec/spec/ops/alu/dfma.toml:92).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:94; form at isa-spec/spec/ops/alu/dfma.toml:98).
     #[inline(always)]
     fn encode_f15(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5370000000000000 | self.encode_e2(sm, c)?;
@@ -513,7 +513,7 @@ impl OpDfma {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:61 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:67 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -531,7 +531,7 @@ impl OpDfma {
             cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dfma.toml:67; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -543,7 +543,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff30003fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dfma.toml:67; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -553,7 +553,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff30000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/dfma.toml:67; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -565,7 +565,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3000380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dfma.toml:67; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -577,7 +577,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30003fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dfma.toml:67; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -587,7 +587,7 @@ impl OpDfma {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff30000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dfma.toml:67; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -599,7 +599,7 @@ impl OpDfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3000380000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dfma.toml:61; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dfma.toml:67; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -611,7 +611,7 @@ impl OpDfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30003fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:79 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:85 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -629,7 +629,7 @@ impl OpDfma {
             cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dfma.toml:85; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -641,7 +641,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30003fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dfma.toml:85; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -651,7 +651,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dfma.toml:85; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -663,7 +663,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30003fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dfma.toml:85; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -673,7 +673,7 @@ impl OpDfma {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30000000000000000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:68).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dfma.toml:85; form at isa-spec/spec/ops/alu/dfma.toml:74).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -685,7 +685,7 @@ impl OpDfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff30003fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:88 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:94 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -701,7 +701,7 @@ impl OpDfma {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dfma.toml:88; form at isa-spec/spec/ops/alu/dfma.toml:92).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dfma.toml:94; form at isa-spec/spec/ops/alu/dfma.toml:98).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -711,7 +711,7 @@ impl OpDfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dfma.toml:88; form at isa-spec/spec/ops/alu/dfma.toml:92).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dfma.toml:94; form at isa-spec/spec/ops/alu/dfma.toml:98).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -728,7 +728,7 @@ impl OpDfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dfma.toml:88; form at isa-spec/spec/ops/alu/dfma.toml:92).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dfma.toml:94; form at isa-spec/spec/ops/alu/dfma.toml:98).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -737,7 +737,7 @@ impl OpDfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/dfma.toml:88; form at isa-spec/spec/ops/alu/dfma.toml:92).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/dfma.toml:94; form at isa-spec/spec/ops/alu/dfma.toml:98).
     #[inline(always)]
     fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -746,7 +746,7 @@ impl OpDfma {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `DFMA` (isa-spec/spec/ops/alu/dfma.toml:48); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DFMA` (isa-spec/spec/ops/alu/dfma.toml:54); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DFMA"]])?;
         let mut cur = 0usize;
@@ -843,7 +843,7 @@ impl Forms for OpDfma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/dfma.toml:48.
+    /// Spec: isa-spec/spec/ops/alu/dfma.toml:54.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

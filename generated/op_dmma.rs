@@ -53,7 +53,7 @@ impl OpDmma {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/dmma.toml:62; form at isa-spec/spec/ops/alu/dmma.toml:62).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/dmma.toml:70; form at isa-spec/spec/ops/alu/dmma.toml:70).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -80,7 +80,7 @@ impl OpDmma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/dmma.toml:95; form at isa-spec/spec/ops/alu/dmma.toml:95).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/dmma.toml:103; form at isa-spec/spec/ops/alu/dmma.toml:103).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpDmma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmma.toml:109; form at isa-spec/spec/ops/alu/dmma.toml:109).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmma.toml:117; form at isa-spec/spec/ops/alu/dmma.toml:117).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -122,7 +122,7 @@ impl OpDmma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/dmma.toml:119; form at isa-spec/spec/ops/alu/dmma.toml:119).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/dmma.toml:127; form at isa-spec/spec/ops/alu/dmma.toml:127).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -143,7 +143,7 @@ impl OpDmma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:62; form at isa-spec/spec/ops/alu/dmma.toml:62).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:70; form at isa-spec/spec/ops/alu/dmma.toml:70).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -164,7 +164,7 @@ impl OpDmma {
         let o = Self { d, a, b, c, shape, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff20003fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:95; form at isa-spec/spec/ops/alu/dmma.toml:95).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:103; form at isa-spec/spec/ops/alu/dmma.toml:103).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -182,7 +182,7 @@ impl OpDmma {
         let o = Self { d, a, b, c, shape, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f00003fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:109; form at isa-spec/spec/ops/alu/dmma.toml:109).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:117; form at isa-spec/spec/ops/alu/dmma.toml:117).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -203,7 +203,7 @@ impl OpDmma {
         let o = Self { d, a, b, c, shape, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f00003fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:119; form at isa-spec/spec/ops/alu/dmma.toml:119).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:127; form at isa-spec/spec/ops/alu/dmma.toml:127).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -224,7 +224,7 @@ impl OpDmma {
         let o = Self { d, a, b, c, shape, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f00003fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `DMMA` (isa-spec/spec/ops/alu/dmma.toml:53); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DMMA` (isa-spec/spec/ops/alu/dmma.toml:61); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DMMA"]])?;
         let mut cur = 0usize;
@@ -271,6 +271,7 @@ impl OpDmma {
 }
 impl MemOp for OpDmma {}
 impl FlowOp for OpDmma {}
+/// Spec: isa-spec/spec/ops/alu/dmma.toml:53.
 impl SchedOp for OpDmma {}
 /// Spec: isa-spec/spec/ops/alu/dmma.toml:20.
 impl Encode for OpDmma {
@@ -285,7 +286,7 @@ impl Forms for OpDmma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/dmma.toml:53.
+    /// Spec: isa-spec/spec/ops/alu/dmma.toml:61.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

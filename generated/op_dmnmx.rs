@@ -51,7 +51,7 @@ impl OpDmnmx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/dmnmx.toml:50 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dmnmx.toml:55 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpDmnmx {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
+    /// Form `r` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dmnmx.toml:55; form at isa-spec/spec/ops/alu/dmnmx.toml:61).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c50000000000000 | (c.raw & 0x4187ff0000000)
@@ -117,7 +117,7 @@ impl OpDmnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
+    /// Form `i` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dmnmx.toml:55; form at isa-spec/spec/ops/alu/dmnmx.toml:61).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3850000000000000 | (c.raw & 0x4180000000000)
@@ -129,7 +129,7 @@ impl OpDmnmx {
         }
         Ok(w)
     }
-    /// Form `c` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
+    /// Form `c` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dmnmx.toml:55; form at isa-spec/spec/ops/alu/dmnmx.toml:61).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c50000000000000 | (c.raw & 0x4180000000000)
@@ -138,7 +138,7 @@ impl OpDmnmx {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dmnmx.toml:72 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dmnmx.toml:77 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -196,7 +196,7 @@ impl OpDmnmx {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dmnmx.toml:72; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
+    /// Form `r` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dmnmx.toml:77; form at isa-spec/spec/ops/alu/dmnmx.toml:61).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c50000000000000 | (c.raw & 0x4187ff0000000)
@@ -204,7 +204,7 @@ impl OpDmnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dmnmx.toml:72; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
+    /// Form `i` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dmnmx.toml:77; form at isa-spec/spec/ops/alu/dmnmx.toml:61).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3850000000000000 | (c.raw & 0x4180000000000)
@@ -216,7 +216,7 @@ impl OpDmnmx {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dmnmx.toml:72; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
+    /// Form `c` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dmnmx.toml:77; form at isa-spec/spec/ops/alu/dmnmx.toml:61).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c50000000000000 | (c.raw & 0x4180000000000)
@@ -225,7 +225,7 @@ impl OpDmnmx {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dmnmx.toml:50 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dmnmx.toml:55 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -237,7 +237,7 @@ impl OpDmnmx {
         let cc: bool = bit(w, 47);
         Some(Self { d, a, b: Src::RZ, p, cc })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:55; form at isa-spec/spec/ops/alu/dmnmx.toml:61).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -246,7 +246,7 @@ impl OpDmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4187ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:55; form at isa-spec/spec/ops/alu/dmnmx.toml:61).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -262,7 +262,7 @@ impl OpDmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4180000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:55; form at isa-spec/spec/ops/alu/dmnmx.toml:61).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -271,7 +271,7 @@ impl OpDmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4180000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dmnmx.toml:72 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dmnmx.toml:77 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -283,7 +283,7 @@ impl OpDmnmx {
         let cc: bool = bit(w, 47);
         Some(Self { d, a, b: Src::RZ, p, cc })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:72; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:77; form at isa-spec/spec/ops/alu/dmnmx.toml:61).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -292,7 +292,7 @@ impl OpDmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4187ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:72; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:77; form at isa-spec/spec/ops/alu/dmnmx.toml:61).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -308,7 +308,7 @@ impl OpDmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4180000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:72; form at isa-spec/spec/ops/alu/dmnmx.toml:56).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:77; form at isa-spec/spec/ops/alu/dmnmx.toml:61).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -317,7 +317,7 @@ impl OpDmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4180000000000)))
     }
-    /// Parse one tokenized line of syntax `DMNMX` (isa-spec/spec/ops/alu/dmnmx.toml:35); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DMNMX` (isa-spec/spec/ops/alu/dmnmx.toml:40); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DMNMX"]])?;
         let mut cur = 0usize;
@@ -379,6 +379,7 @@ impl OpDmnmx {
 }
 impl MemOp for OpDmnmx {}
 impl FlowOp for OpDmnmx {}
+/// Spec: isa-spec/spec/ops/alu/dmnmx.toml:35.
 impl SchedOp for OpDmnmx {}
 /// Spec: isa-spec/spec/ops/alu/dmnmx.toml:6.
 impl Encode for OpDmnmx {
@@ -397,7 +398,7 @@ impl Forms for OpDmnmx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/dmnmx.toml:35.
+    /// Spec: isa-spec/spec/ops/alu/dmnmx.toml:40.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

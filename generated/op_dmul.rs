@@ -57,7 +57,7 @@ impl OpDmul {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:57 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:63 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -110,7 +110,7 @@ impl OpDmul {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:64).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmul.toml:63; form at isa-spec/spec/ops/alu/dmul.toml:70).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -128,7 +128,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:64).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmul.toml:63; form at isa-spec/spec/ops/alu/dmul.toml:70).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -144,7 +144,7 @@ impl OpDmul {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:64).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dmul.toml:63; form at isa-spec/spec/ops/alu/dmul.toml:70).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -161,7 +161,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:64).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmul.toml:63; form at isa-spec/spec/ops/alu/dmul.toml:70).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -172,7 +172,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:76 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:82 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -225,7 +225,7 @@ impl OpDmul {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:64).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:82; form at isa-spec/spec/ops/alu/dmul.toml:70).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -236,7 +236,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:64).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:82; form at isa-spec/spec/ops/alu/dmul.toml:70).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -245,7 +245,7 @@ impl OpDmul {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:64).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:82; form at isa-spec/spec/ops/alu/dmul.toml:70).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -256,7 +256,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:85 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:91 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -309,7 +309,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:85; form at isa-spec/spec/ops/alu/dmul.toml:89).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:91; form at isa-spec/spec/ops/alu/dmul.toml:95).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c80000000000000 | (c.raw & 0x67e7ff0000000)
@@ -317,7 +317,7 @@ impl OpDmul {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:85; form at isa-spec/spec/ops/alu/dmul.toml:89).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:91; form at isa-spec/spec/ops/alu/dmul.toml:95).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3880000000000000 | (c.raw & 0x67e0000000000)
@@ -329,7 +329,7 @@ impl OpDmul {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:85; form at isa-spec/spec/ops/alu/dmul.toml:89).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:91; form at isa-spec/spec/ops/alu/dmul.toml:95).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c80000000000000 | (c.raw & 0x67e0000000000)
@@ -338,7 +338,7 @@ impl OpDmul {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:57 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:63 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -349,7 +349,7 @@ impl OpDmul {
         let cc: bool = false;
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:64).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dmul.toml:63; form at isa-spec/spec/ops/alu/dmul.toml:70).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -358,14 +358,14 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3cff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:64).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dmul.toml:63; form at isa-spec/spec/ops/alu/dmul.toml:70).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3cff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:64).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/dmul.toml:63; form at isa-spec/spec/ops/alu/dmul.toml:70).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -374,7 +374,7 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3cff380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dmul.toml:57; form at isa-spec/spec/ops/alu/dmul.toml:64).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dmul.toml:63; form at isa-spec/spec/ops/alu/dmul.toml:70).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -383,7 +383,7 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:76 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:82 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -394,7 +394,7 @@ impl OpDmul {
         let cc: bool = false;
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:64).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dmul.toml:82; form at isa-spec/spec/ops/alu/dmul.toml:70).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -403,14 +403,14 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:64).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dmul.toml:82; form at isa-spec/spec/ops/alu/dmul.toml:70).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff0000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:64).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dmul.toml:82; form at isa-spec/spec/ops/alu/dmul.toml:70).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -419,7 +419,7 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:85 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:91 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -428,7 +428,7 @@ impl OpDmul {
         let cc: bool = bit(w, 47);
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dmul.toml:85; form at isa-spec/spec/ops/alu/dmul.toml:89).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dmul.toml:91; form at isa-spec/spec/ops/alu/dmul.toml:95).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -436,7 +436,7 @@ impl OpDmul {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x67e7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dmul.toml:85; form at isa-spec/spec/ops/alu/dmul.toml:89).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dmul.toml:91; form at isa-spec/spec/ops/alu/dmul.toml:95).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -451,14 +451,14 @@ impl OpDmul {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x67e0000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dmul.toml:85; form at isa-spec/spec/ops/alu/dmul.toml:89).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dmul.toml:91; form at isa-spec/spec/ops/alu/dmul.toml:95).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x67e0000000000)))
     }
-    /// Parse one tokenized line of syntax `DMUL` (isa-spec/spec/ops/alu/dmul.toml:43); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DMUL` (isa-spec/spec/ops/alu/dmul.toml:49); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DMUL"]])?;
         let mut cur = 0usize;
@@ -550,7 +550,7 @@ impl Forms for OpDmul {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/dmul.toml:43.
+    /// Spec: isa-spec/spec/ops/alu/dmul.toml:49.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

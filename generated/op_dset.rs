@@ -55,7 +55,7 @@ impl OpDset {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/dset.toml:72 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dset.toml:77 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -104,7 +104,7 @@ impl OpDset {
         w |= u128::from(self.a.abs) << 54;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:78).
+    /// Form `r` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:77; form at isa-spec/spec/ops/alu/dset.toml:83).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5900000000000000 | (c.raw & 0x7ff0000000)
@@ -112,7 +112,7 @@ impl OpDset {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:78).
+    /// Form `i` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:77; form at isa-spec/spec/ops/alu/dset.toml:83).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3200000000000000 | self.encode_e0(sm, c)?;
@@ -123,7 +123,7 @@ impl OpDset {
         }
         Ok(w)
     }
-    /// Form `c` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:78).
+    /// Form `c` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:77; form at isa-spec/spec/ops/alu/dset.toml:83).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4900000000000000 | self.encode_e0(sm, c)?;
@@ -131,7 +131,7 @@ impl OpDset {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dset.toml:95 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dset.toml:100 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -180,7 +180,7 @@ impl OpDset {
         w |= u128::from(self.a.abs) << 54;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dset.toml:95; form at isa-spec/spec/ops/alu/dset.toml:78).
+    /// Form `r` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dset.toml:100; form at isa-spec/spec/ops/alu/dset.toml:83).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5900000000000000 | (c.raw & 0x7ff0000000)
@@ -188,7 +188,7 @@ impl OpDset {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dset.toml:95; form at isa-spec/spec/ops/alu/dset.toml:78).
+    /// Form `i` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dset.toml:100; form at isa-spec/spec/ops/alu/dset.toml:83).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3200000000000000 | self.encode_e1(sm, c)?;
@@ -199,7 +199,7 @@ impl OpDset {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dset.toml:95; form at isa-spec/spec/ops/alu/dset.toml:78).
+    /// Form `c` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dset.toml:100; form at isa-spec/spec/ops/alu/dset.toml:83).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4900000000000000 | self.encode_e1(sm, c)?;
@@ -207,7 +207,7 @@ impl OpDset {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dset.toml:72 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dset.toml:77 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -231,7 +231,7 @@ impl OpDset {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:78).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dset.toml:77; form at isa-spec/spec/ops/alu/dset.toml:83).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -240,7 +240,7 @@ impl OpDset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:78).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dset.toml:77; form at isa-spec/spec/ops/alu/dset.toml:83).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -256,7 +256,7 @@ impl OpDset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:78).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dset.toml:77; form at isa-spec/spec/ops/alu/dset.toml:83).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -265,7 +265,7 @@ impl OpDset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dset.toml:95 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dset.toml:100 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -289,7 +289,7 @@ impl OpDset {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dset.toml:95; form at isa-spec/spec/ops/alu/dset.toml:78).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dset.toml:100; form at isa-spec/spec/ops/alu/dset.toml:83).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -298,7 +298,7 @@ impl OpDset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dset.toml:95; form at isa-spec/spec/ops/alu/dset.toml:78).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dset.toml:100; form at isa-spec/spec/ops/alu/dset.toml:83).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -314,7 +314,7 @@ impl OpDset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dset.toml:95; form at isa-spec/spec/ops/alu/dset.toml:78).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dset.toml:100; form at isa-spec/spec/ops/alu/dset.toml:83).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -323,7 +323,7 @@ impl OpDset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `DSET` (isa-spec/spec/ops/alu/dset.toml:52); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DSET` (isa-spec/spec/ops/alu/dset.toml:57); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DSET"]])?;
         let mut cur = 0usize;
@@ -406,6 +406,7 @@ impl OpDset {
 }
 impl MemOp for OpDset {}
 impl FlowOp for OpDset {}
+/// Spec: isa-spec/spec/ops/alu/dset.toml:52.
 impl SchedOp for OpDset {}
 /// Spec: isa-spec/spec/ops/alu/dset.toml:9.
 impl Encode for OpDset {
@@ -424,7 +425,7 @@ impl Forms for OpDset {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/dset.toml:52.
+    /// Spec: isa-spec/spec/ops/alu/dset.toml:57.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

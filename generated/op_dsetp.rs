@@ -66,7 +66,7 @@ impl OpDsetp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:72 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:78 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -111,7 +111,7 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:79).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:78; form at isa-spec/spec/ops/alu/dsetp.toml:85).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -127,7 +127,7 @@ impl OpDsetp {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:79).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dsetp.toml:78; form at isa-spec/spec/ops/alu/dsetp.toml:85).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -144,7 +144,7 @@ impl OpDsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:79).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:78; form at isa-spec/spec/ops/alu/dsetp.toml:85).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -155,7 +155,7 @@ impl OpDsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:95; form at isa-spec/spec/ops/alu/dsetp.toml:79).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:101; form at isa-spec/spec/ops/alu/dsetp.toml:85).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -212,7 +212,7 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:105 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:111 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -257,7 +257,7 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:105; form at isa-spec/spec/ops/alu/dsetp.toml:79).
+    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:85).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -266,7 +266,7 @@ impl OpDsetp {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:105; form at isa-spec/spec/ops/alu/dsetp.toml:79).
+    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:85).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -277,7 +277,7 @@ impl OpDsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:79).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:117; form at isa-spec/spec/ops/alu/dsetp.toml:85).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -326,7 +326,7 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:117 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:123 pack alike.
     #[inline(always)]
     fn encode_e4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -374,7 +374,7 @@ impl OpDsetp {
         w |= u128::from(self.a.abs) << 7;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:117; form at isa-spec/spec/ops/alu/dsetp.toml:123).
+    /// Form `r` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:123; form at isa-spec/spec/ops/alu/dsetp.toml:129).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5b80000000000000 | (c.raw & 0x807ff0000000)
@@ -382,7 +382,7 @@ impl OpDsetp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:117; form at isa-spec/spec/ops/alu/dsetp.toml:123).
+    /// Form `i` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:123; form at isa-spec/spec/ops/alu/dsetp.toml:129).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3680000000000000 | (c.raw & 0x800000000000)
@@ -394,7 +394,7 @@ impl OpDsetp {
         }
         Ok(w)
     }
-    /// Form `c` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:117; form at isa-spec/spec/ops/alu/dsetp.toml:123).
+    /// Form `c` on SM [60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:123; form at isa-spec/spec/ops/alu/dsetp.toml:129).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4b80000000000000 | (c.raw & 0x800000000000)
@@ -403,7 +403,7 @@ impl OpDsetp {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:140 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:146 pack alike.
     #[inline(always)]
     fn encode_e5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -451,7 +451,7 @@ impl OpDsetp {
         w |= u128::from(self.a.abs) << 7;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dsetp.toml:140; form at isa-spec/spec/ops/alu/dsetp.toml:123).
+    /// Form `r` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dsetp.toml:146; form at isa-spec/spec/ops/alu/dsetp.toml:129).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5b80000000000000 | (c.raw & 0x807ff0000000)
@@ -459,7 +459,7 @@ impl OpDsetp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dsetp.toml:140; form at isa-spec/spec/ops/alu/dsetp.toml:123).
+    /// Form `i` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dsetp.toml:146; form at isa-spec/spec/ops/alu/dsetp.toml:129).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3680000000000000 | (c.raw & 0x800000000000)
@@ -471,7 +471,7 @@ impl OpDsetp {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dsetp.toml:140; form at isa-spec/spec/ops/alu/dsetp.toml:123).
+    /// Form `c` on SM [50, 52, 53] (isa-spec/spec/ops/alu/dsetp.toml:146; form at isa-spec/spec/ops/alu/dsetp.toml:129).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4b80000000000000 | (c.raw & 0x800000000000)
@@ -480,7 +480,7 @@ impl OpDsetp {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:72 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:78 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -502,14 +502,14 @@ impl OpDsetp {
             setop,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:79).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dsetp.toml:78; form at isa-spec/spec/ops/alu/dsetp.toml:85).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80100ff0000000000ff0000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:79).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dsetp.toml:78; form at isa-spec/spec/ops/alu/dsetp.toml:85).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -518,7 +518,7 @@ impl OpDsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80100ff380000ff00ff0000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dsetp.toml:72; form at isa-spec/spec/ops/alu/dsetp.toml:79).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dsetp.toml:78; form at isa-spec/spec/ops/alu/dsetp.toml:85).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -527,7 +527,7 @@ impl OpDsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00100ff3fffff0000ff0000)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dsetp.toml:95; form at isa-spec/spec/ops/alu/dsetp.toml:79).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dsetp.toml:101; form at isa-spec/spec/ops/alu/dsetp.toml:85).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -553,7 +553,7 @@ impl OpDsetp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80100ff3fffff0000ff0000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:105 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:111 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -575,14 +575,14 @@ impl OpDsetp {
             setop,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dsetp.toml:105; form at isa-spec/spec/ops/alu/dsetp.toml:79).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:85).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00100ff0000000000ff0000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dsetp.toml:105; form at isa-spec/spec/ops/alu/dsetp.toml:79).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:85).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -591,7 +591,7 @@ impl OpDsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00100ff3fffff0000ff0000)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dsetp.toml:111; form at isa-spec/spec/ops/alu/dsetp.toml:79).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dsetp.toml:117; form at isa-spec/spec/ops/alu/dsetp.toml:85).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -617,7 +617,7 @@ impl OpDsetp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00100ff3fffff0000ff0000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:117 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:123 read alike; each sets the others.
     #[inline(always)]
     fn fields_e4(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -639,7 +639,7 @@ impl OpDsetp {
             setop,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dsetp.toml:117; form at isa-spec/spec/ops/alu/dsetp.toml:123).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dsetp.toml:123; form at isa-spec/spec/ops/alu/dsetp.toml:129).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -648,7 +648,7 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x807ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dsetp.toml:117; form at isa-spec/spec/ops/alu/dsetp.toml:123).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dsetp.toml:123; form at isa-spec/spec/ops/alu/dsetp.toml:129).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -664,7 +664,7 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dsetp.toml:117; form at isa-spec/spec/ops/alu/dsetp.toml:123).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dsetp.toml:123; form at isa-spec/spec/ops/alu/dsetp.toml:129).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -673,7 +673,7 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:140 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:146 read alike; each sets the others.
     #[inline(always)]
     fn fields_e5(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -695,7 +695,7 @@ impl OpDsetp {
             setop,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/dsetp.toml:140; form at isa-spec/spec/ops/alu/dsetp.toml:123).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dsetp.toml:146; form at isa-spec/spec/ops/alu/dsetp.toml:129).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e5(w, sm)?;
@@ -704,7 +704,7 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x807ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/dsetp.toml:140; form at isa-spec/spec/ops/alu/dsetp.toml:123).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dsetp.toml:146; form at isa-spec/spec/ops/alu/dsetp.toml:129).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e5(w, sm)?;
@@ -720,7 +720,7 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/dsetp.toml:140; form at isa-spec/spec/ops/alu/dsetp.toml:123).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dsetp.toml:146; form at isa-spec/spec/ops/alu/dsetp.toml:129).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e5(w, sm)?;
@@ -729,7 +729,7 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800000000000)))
     }
-    /// Parse one tokenized line of syntax `DSETP` (isa-spec/spec/ops/alu/dsetp.toml:58); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DSETP` (isa-spec/spec/ops/alu/dsetp.toml:64); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DSETP"]])?;
         let mut cur = 0usize;
@@ -834,7 +834,7 @@ impl Forms for OpDsetp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/dsetp.toml:58.
+    /// Spec: isa-spec/spec/ops/alu/dsetp.toml:64.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -44,7 +44,7 @@ impl OpElect {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/elect.toml:53; form at isa-spec/spec/ops/alu/elect.toml:53).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/elect.toml:56; form at isa-spec/spec/ops/alu/elect.toml:56).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "m", &self.m, MOD_NEG | MOD_ABS, sm)?;
@@ -56,7 +56,7 @@ impl OpElect {
         w |= u128::from(self.m.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/elect.toml:71; form at isa-spec/spec/ops/alu/elect.toml:71).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/elect.toml:74; form at isa-spec/spec/ops/alu/elect.toml:74).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "m", &self.m, MOD_NEG | MOD_ABS, sm)?;
@@ -68,7 +68,7 @@ impl OpElect {
         w |= u128::from(self.m.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/elect.toml:53; form at isa-spec/spec/ops/alu/elect.toml:53).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/elect.toml:56; form at isa-spec/spec/ops/alu/elect.toml:56).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -79,7 +79,7 @@ impl OpElect {
         let o = Self { pd, d, m, ignorekill };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff051ffffffffffffffc00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/elect.toml:71; form at isa-spec/spec/ops/alu/elect.toml:71).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/elect.toml:74; form at isa-spec/spec/ops/alu/elect.toml:74).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -90,7 +90,7 @@ impl OpElect {
         let o = Self { pd, d, m, ignorekill };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff051ffffffffffffff000000)))
     }
-    /// Parse one tokenized line of syntax `ELECT` (isa-spec/spec/ops/alu/elect.toml:43); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ELECT` (isa-spec/spec/ops/alu/elect.toml:46); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ELECT"]])?;
         let mut cur = 0usize;
@@ -141,7 +141,7 @@ impl Forms for OpElect {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/elect.toml:43.
+    /// Spec: isa-spec/spec/ops/alu/elect.toml:46.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_m = false;

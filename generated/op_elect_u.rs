@@ -44,7 +44,7 @@ impl OpElectU {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/elect_u.toml:41; form at isa-spec/spec/ops/alu/elect_u.toml:41).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/elect_u.toml:46; form at isa-spec/spec/ops/alu/elect_u.toml:46).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "m", &self.m, MOD_NEG | MOD_ABS, sm)?;
@@ -57,7 +57,7 @@ impl OpElectU {
         w |= u128::from(self.ignorekill) << 85;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/elect_u.toml:61; form at isa-spec/spec/ops/alu/elect_u.toml:61).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/elect_u.toml:66; form at isa-spec/spec/ops/alu/elect_u.toml:66).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "m", &self.m, MOD_NEG | MOD_ABS, sm)?;
@@ -70,7 +70,7 @@ impl OpElectU {
         w |= u128::from(self.ignorekill) << 85;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/elect_u.toml:41; form at isa-spec/spec/ops/alu/elect_u.toml:41).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/elect_u.toml:46; form at isa-spec/spec/ops/alu/elect_u.toml:46).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -81,7 +81,7 @@ impl OpElectU {
         let o = Self { pd, d, m, ignorekill };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7d1feffffffffffc0c00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/elect_u.toml:61; form at isa-spec/spec/ops/alu/elect_u.toml:61).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/elect_u.toml:66; form at isa-spec/spec/ops/alu/elect_u.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -92,7 +92,7 @@ impl OpElectU {
         let o = Self { pd, d, m, ignorekill };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7d1feffffffffff00000000)))
     }
-    /// Parse one tokenized line of syntax `ELECT` (isa-spec/spec/ops/alu/elect_u.toml:32); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ELECT` (isa-spec/spec/ops/alu/elect_u.toml:37); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ELECT"]])?;
         let mut cur = 0usize;
@@ -122,6 +122,7 @@ impl OpElectU {
 }
 impl MemOp for OpElectU {}
 impl FlowOp for OpElectU {}
+/// Spec: isa-spec/spec/ops/alu/elect_u.toml:32.
 impl SchedOp for OpElectU {}
 /// Spec: isa-spec/spec/ops/alu/elect_u.toml:8.
 impl Encode for OpElectU {
@@ -134,7 +135,7 @@ impl Forms for OpElectU {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/elect_u.toml:32.
+    /// Spec: isa-spec/spec/ops/alu/elect_u.toml:37.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_m = false;

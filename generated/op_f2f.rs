@@ -104,7 +104,7 @@ impl OpF2f {
                 && matches!(self.dtype, CvtFtypeShown32::F16 | CvtFtypeShown32::F32)
                 && matches!(self.stype, CvtFtypeShown32::Bf16)))
     }
-    /// What all forms of isa-spec/spec/ops/alu/f2f.toml:63 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2f.toml:71 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0;
@@ -115,7 +115,7 @@ impl OpF2f {
         w |= code_of(&[2, 1, 4], self.stype.index()) << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:68).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2f.toml:71; form at isa-spec/spec/ops/alu/f2f.toml:76).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -133,7 +133,7 @@ impl OpF2f {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:68).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2f.toml:71; form at isa-spec/spec/ops/alu/f2f.toml:76).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -149,7 +149,7 @@ impl OpF2f {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:68).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2f.toml:71; form at isa-spec/spec/ops/alu/f2f.toml:76).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -167,7 +167,7 @@ impl OpF2f {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:68).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2f.toml:71; form at isa-spec/spec/ops/alu/f2f.toml:76).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -179,7 +179,7 @@ impl OpF2f {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/f2f.toml:63 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2f.toml:71 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -207,7 +207,7 @@ impl OpF2f {
             sel: 0u32,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:68).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2f.toml:71; form at isa-spec/spec/ops/alu/f2f.toml:76).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -223,7 +223,7 @@ impl OpF2f {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e07ff0fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:68).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2f.toml:71; form at isa-spec/spec/ops/alu/f2f.toml:76).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -237,7 +237,7 @@ impl OpF2f {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e07ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:68).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2f.toml:71; form at isa-spec/spec/ops/alu/f2f.toml:76).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -253,7 +253,7 @@ impl OpF2f {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e07ff080000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:68).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2f.toml:71; form at isa-spec/spec/ops/alu/f2f.toml:76).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -269,7 +269,7 @@ impl OpF2f {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e07ff0fffff00ff000000)))
     }
-    /// Parse one tokenized line of syntax `F2F` (isa-spec/spec/ops/alu/f2f.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2F` (isa-spec/spec/ops/alu/f2f.toml:59); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2F"]])?;
         let mut cur = 0usize;
@@ -370,6 +370,7 @@ impl OpF2f {
 }
 impl MemOp for OpF2f {}
 impl FlowOp for OpF2f {}
+/// Spec: isa-spec/spec/ops/alu/f2f.toml:51.
 impl SchedOp for OpF2f {}
 /// Spec: isa-spec/spec/ops/alu/f2f.toml:2.
 impl Encode for OpF2f {
@@ -385,7 +386,7 @@ impl Forms for OpF2f {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/f2f.toml:51.
+    /// Spec: isa-spec/spec/ops/alu/f2f.toml:59.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

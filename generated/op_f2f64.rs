@@ -102,7 +102,7 @@ impl OpF2f64 {
             || (sm_bit(sm) & 0x3fc000 != 0 && matches!(self.dtype, CvtFtypeShown::F64)
                 && matches!(self.stype, CvtFtypeShown::Bf16)))
     }
-    /// What all forms of isa-spec/spec/ops/alu/f2f64.toml:62 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2f64.toml:70 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0;
@@ -113,7 +113,7 @@ impl OpF2f64 {
         w |= code_of(&[2, 1, 4, 3], self.stype.index()) << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2f64.toml:62; form at isa-spec/spec/ops/alu/f2f64.toml:67).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2f64.toml:70; form at isa-spec/spec/ops/alu/f2f64.toml:75).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -131,7 +131,7 @@ impl OpF2f64 {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2f64.toml:62; form at isa-spec/spec/ops/alu/f2f64.toml:67).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2f64.toml:70; form at isa-spec/spec/ops/alu/f2f64.toml:75).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -147,7 +147,7 @@ impl OpF2f64 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2f64.toml:62; form at isa-spec/spec/ops/alu/f2f64.toml:67).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2f64.toml:70; form at isa-spec/spec/ops/alu/f2f64.toml:75).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -165,7 +165,7 @@ impl OpF2f64 {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2f64.toml:62; form at isa-spec/spec/ops/alu/f2f64.toml:67).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2f64.toml:70; form at isa-spec/spec/ops/alu/f2f64.toml:75).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -177,7 +177,7 @@ impl OpF2f64 {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/f2f64.toml:62 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2f64.toml:70 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -207,7 +207,7 @@ impl OpF2f64 {
             sel: 0u32,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2f64.toml:62; form at isa-spec/spec/ops/alu/f2f64.toml:67).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2f64.toml:70; form at isa-spec/spec/ops/alu/f2f64.toml:75).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -223,7 +223,7 @@ impl OpF2f64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e07ff0fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2f64.toml:62; form at isa-spec/spec/ops/alu/f2f64.toml:67).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2f64.toml:70; form at isa-spec/spec/ops/alu/f2f64.toml:75).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -237,7 +237,7 @@ impl OpF2f64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e07ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2f64.toml:62; form at isa-spec/spec/ops/alu/f2f64.toml:67).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2f64.toml:70; form at isa-spec/spec/ops/alu/f2f64.toml:75).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -253,7 +253,7 @@ impl OpF2f64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e07ff080000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2f64.toml:62; form at isa-spec/spec/ops/alu/f2f64.toml:67).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2f64.toml:70; form at isa-spec/spec/ops/alu/f2f64.toml:75).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -269,7 +269,7 @@ impl OpF2f64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e07ff0fffff00ff000000)))
     }
-    /// Parse one tokenized line of syntax `F2F` (isa-spec/spec/ops/alu/f2f64.toml:50); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2F` (isa-spec/spec/ops/alu/f2f64.toml:58); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2F"]])?;
         let mut cur = 0usize;
@@ -366,6 +366,7 @@ impl OpF2f64 {
 }
 impl MemOp for OpF2f64 {}
 impl FlowOp for OpF2f64 {}
+/// Spec: isa-spec/spec/ops/alu/f2f64.toml:50.
 impl SchedOp for OpF2f64 {}
 /// Spec: isa-spec/spec/ops/alu/f2f64.toml:2.
 impl Encode for OpF2f64 {
@@ -381,7 +382,7 @@ impl Forms for OpF2f64 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/f2f64.toml:50.
+    /// Spec: isa-spec/spec/ops/alu/f2f64.toml:58.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

@@ -131,7 +131,7 @@ impl OpF2fSm50 {
                     F2fRndSm50::Ceil | F2fRndSm50::Trunc
                 ) && matches!(self.stype, CvtFtypeShown::F64)))
     }
-    /// What all forms of isa-spec/spec/ops/alu/f2f_sm50.toml:81 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2f_sm50.toml:86 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -152,7 +152,7 @@ impl OpF2fSm50 {
         w |= self.dtype.code_in(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:81; form at isa-spec/spec/ops/alu/f2f_sm50.toml:87).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:86; form at isa-spec/spec/ops/alu/f2f_sm50.toml:92).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5ca8000000000000 | (c.raw & 0x1487ff000f000)
@@ -160,7 +160,7 @@ impl OpF2fSm50 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:81; form at isa-spec/spec/ops/alu/f2f_sm50.toml:87).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:86; form at isa-spec/spec/ops/alu/f2f_sm50.toml:92).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4ca8000000000000 | (c.raw & 0x148000000f000)
@@ -169,7 +169,7 @@ impl OpF2fSm50 {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:118; form at isa-spec/spec/ops/alu/f2f_sm50.toml:121).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:123; form at isa-spec/spec/ops/alu/f2f_sm50.toml:126).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -193,7 +193,7 @@ impl OpF2fSm50 {
         w |= self.dtype.code_in(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/f2f_sm50.toml:81 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2f_sm50.toml:86 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -228,7 +228,7 @@ impl OpF2fSm50 {
             sel,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/f2f_sm50.toml:81; form at isa-spec/spec/ops/alu/f2f_sm50.toml:87).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/f2f_sm50.toml:86; form at isa-spec/spec/ops/alu/f2f_sm50.toml:92).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -243,7 +243,7 @@ impl OpF2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1487ff000f000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/f2f_sm50.toml:81; form at isa-spec/spec/ops/alu/f2f_sm50.toml:87).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/f2f_sm50.toml:86; form at isa-spec/spec/ops/alu/f2f_sm50.toml:92).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -258,7 +258,7 @@ impl OpF2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x148000000f000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/f2f_sm50.toml:118; form at isa-spec/spec/ops/alu/f2f_sm50.toml:121).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/f2f_sm50.toml:123; form at isa-spec/spec/ops/alu/f2f_sm50.toml:126).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -302,7 +302,7 @@ impl OpF2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x14a000000f000)))
     }
-    /// Parse one tokenized line of syntax `F2F` (isa-spec/spec/ops/alu/f2f_sm50.toml:72); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2F` (isa-spec/spec/ops/alu/f2f_sm50.toml:77); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2F"]])?;
         let mut cur = 0usize;
@@ -445,6 +445,7 @@ impl OpF2fSm50 {
 }
 impl MemOp for OpF2fSm50 {}
 impl FlowOp for OpF2fSm50 {}
+/// Spec: isa-spec/spec/ops/alu/f2f_sm50.toml:72.
 impl SchedOp for OpF2fSm50 {}
 /// Spec: isa-spec/spec/ops/alu/f2f_sm50.toml:6.
 impl Encode for OpF2fSm50 {
@@ -460,7 +461,7 @@ impl Forms for OpF2fSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/f2f_sm50.toml:72.
+    /// Spec: isa-spec/spec/ops/alu/f2f_sm50.toml:77.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

@@ -54,7 +54,7 @@ impl OpF2fp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/f2fp.toml:83 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp.toml:86 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -69,7 +69,7 @@ impl OpF2fp {
         w |= code_of(&[0, 3], self.rnd.index()) << 79;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp.toml:83; form at isa-spec/spec/ops/alu/f2fp.toml:89).
+    /// Form `rrr` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp.toml:86; form at isa-spec/spec/ops/alu/f2fp.toml:92).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -86,7 +86,7 @@ impl OpF2fp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp.toml:83; form at isa-spec/spec/ops/alu/f2fp.toml:89).
+    /// Form `rir` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp.toml:86; form at isa-spec/spec/ops/alu/f2fp.toml:92).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -102,7 +102,7 @@ impl OpF2fp {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2fp.toml:83; form at isa-spec/spec/ops/alu/f2fp.toml:89).
+    /// Form `rcr` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2fp.toml:86; form at isa-spec/spec/ops/alu/f2fp.toml:92).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -118,7 +118,7 @@ impl OpF2fp {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp.toml:83; form at isa-spec/spec/ops/alu/f2fp.toml:89).
+    /// Form `rur` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp.toml:86; form at isa-spec/spec/ops/alu/f2fp.toml:92).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -135,7 +135,7 @@ impl OpF2fp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/f2fp.toml:83 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp.toml:86 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -160,35 +160,35 @@ impl OpF2fp {
             rnd,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp.toml:83; form at isa-spec/spec/ops/alu/f2fp.toml:89).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp.toml:86; form at isa-spec/spec/ops/alu/f2fp.toml:92).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc07ffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp.toml:83; form at isa-spec/spec/ops/alu/f2fp.toml:89).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp.toml:86; form at isa-spec/spec/ops/alu/f2fp.toml:92).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc07ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2fp.toml:83; form at isa-spec/spec/ops/alu/f2fp.toml:89).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2fp.toml:86; form at isa-spec/spec/ops/alu/f2fp.toml:92).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc07fff80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp.toml:83; form at isa-spec/spec/ops/alu/f2fp.toml:89).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp.toml:86; form at isa-spec/spec/ops/alu/f2fp.toml:92).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc07ffffffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp.toml:65); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp.toml:68); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2FP"]])?;
         let mut cur = 0usize;
@@ -300,7 +300,7 @@ impl Forms for OpF2fp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/f2fp.toml:65.
+    /// Spec: isa-spec/spec/ops/alu/f2fp.toml:68.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -56,7 +56,7 @@ impl OpF2fpMerge {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/f2fp_merge.toml:74 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp_merge.toml:77 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -72,7 +72,7 @@ impl OpF2fpMerge {
         w |= code_of(&[0, 3], self.rnd.index()) << 79;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:80).
+    /// Form `rrr` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:77; form at isa-spec/spec/ops/alu/f2fp_merge.toml:83).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -89,7 +89,7 @@ impl OpF2fpMerge {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:80).
+    /// Form `rir` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:77; form at isa-spec/spec/ops/alu/f2fp_merge.toml:83).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -105,7 +105,7 @@ impl OpF2fpMerge {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:80).
+    /// Form `rcr` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2fp_merge.toml:77; form at isa-spec/spec/ops/alu/f2fp_merge.toml:83).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -121,7 +121,7 @@ impl OpF2fpMerge {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:80).
+    /// Form `rur` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:77; form at isa-spec/spec/ops/alu/f2fp_merge.toml:83).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -138,7 +138,7 @@ impl OpF2fpMerge {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_merge.toml:74 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_merge.toml:77 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -165,35 +165,35 @@ impl OpF2fpMerge {
             csel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:80).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:77; form at isa-spec/spec/ops/alu/f2fp_merge.toml:83).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc0600ffffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:80).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:77; form at isa-spec/spec/ops/alu/f2fp_merge.toml:83).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc060000000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:80).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:77; form at isa-spec/spec/ops/alu/f2fp_merge.toml:83).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc0600f80000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:74; form at isa-spec/spec/ops/alu/f2fp_merge.toml:80).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:77; form at isa-spec/spec/ops/alu/f2fp_merge.toml:83).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc0600ffffff00ff000000)))
     }
-    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp_merge.toml:64); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp_merge.toml:67); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2FP"]])?;
         let mut cur = 0usize;
@@ -314,7 +314,7 @@ impl Forms for OpF2fpMerge {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/f2fp_merge.toml:64.
+    /// Spec: isa-spec/spec/ops/alu/f2fp_merge.toml:67.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 786432 != 0 { self.form_id(sm) } else { None };

@@ -50,7 +50,7 @@ impl OpF2fpPack4 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/f2fp_pack4.toml:51 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp_pack4.toml:56 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -70,7 +70,7 @@ impl OpF2fpPack4 {
         w |= u128::from(self.relu) << 75;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:57).
+    /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack4.toml:56; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:62).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -84,7 +84,7 @@ impl OpF2fpPack4 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:57).
+    /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack4.toml:56; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:62).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -98,7 +98,7 @@ impl OpF2fpPack4 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:57).
+    /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack4.toml:56; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:62).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -112,7 +112,7 @@ impl OpF2fpPack4 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_pack4.toml:51 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_pack4.toml:56 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -131,28 +131,28 @@ impl OpF2fpPack4 {
             form,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:57).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_pack4.toml:56; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff1100100ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:57).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_pack4.toml:56; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff11001000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:57).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_pack4.toml:56; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:62).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff1100100ffffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `F2FP.SATFINITE` (isa-spec/spec/ops/alu/f2fp_pack4.toml:41); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2FP.SATFINITE` (isa-spec/spec/ops/alu/f2fp_pack4.toml:46); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2FP", "SATFINITE"]])?;
         let mut cur = 0usize;
@@ -210,6 +210,7 @@ impl OpF2fpPack4 {
 }
 impl MemOp for OpF2fpPack4 {}
 impl FlowOp for OpF2fpPack4 {}
+/// Spec: isa-spec/spec/ops/alu/f2fp_pack4.toml:41.
 impl SchedOp for OpF2fpPack4 {}
 /// Spec: isa-spec/spec/ops/alu/f2fp_pack4.toml:6.
 impl Encode for OpF2fpPack4 {
@@ -222,7 +223,7 @@ impl Forms for OpF2fpPack4 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/f2fp_pack4.toml:41.
+    /// Spec: isa-spec/spec/ops/alu/f2fp_pack4.toml:46.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -107,7 +107,7 @@ impl OpF2fpUnpack {
             || (matches!(self.dtype, F2fpUnpack::Bf16) && !self.relu
                 && matches!(self.stype, F2fpFp8::Ue8m0)))
     }
-    /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:124 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:127 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -135,7 +135,7 @@ impl OpF2fpUnpack {
         w |= (self.sel.index() as u128) << 88;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:124; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:130).
+    /// Form `rrr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:127; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:133).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x2000000000000000000023e
@@ -143,7 +143,7 @@ impl OpF2fpUnpack {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:124; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:130).
+    /// Form `rir` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:127; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:133).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x2000000000000000000083e
@@ -151,7 +151,7 @@ impl OpF2fpUnpack {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:124; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:130).
+    /// Form `rcr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:127; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:133).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x20000000000000000000a3e
@@ -160,7 +160,7 @@ impl OpF2fpUnpack {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:124; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:130).
+    /// Form `rur` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:127; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:133).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa0000000000000000000c3e
@@ -168,7 +168,7 @@ impl OpF2fpUnpack {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:157 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:160 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -198,7 +198,7 @@ impl OpF2fpUnpack {
         w |= (self.sel.index() as u128) << 88;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:157; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:130).
+    /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:160; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:133).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x2000000000000000000023e
@@ -206,7 +206,7 @@ impl OpF2fpUnpack {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:157; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:130).
+    /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:160; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:133).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x2000000000000000000083e
@@ -214,7 +214,7 @@ impl OpF2fpUnpack {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:157; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:130).
+    /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:160; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:133).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa0000000000000000000c3e
@@ -222,7 +222,7 @@ impl OpF2fpUnpack {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:124 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:127 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -252,7 +252,7 @@ impl OpF2fpUnpack {
             unpack,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:124; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:130).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:127; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:133).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -262,7 +262,7 @@ impl OpF2fpUnpack {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff03021ffffffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:124; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:130).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:127; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:133).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -272,7 +272,7 @@ impl OpF2fpUnpack {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff03021ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:124; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:130).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:127; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:133).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -282,7 +282,7 @@ impl OpF2fpUnpack {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff03021fff80000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:124; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:130).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:127; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:133).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -292,7 +292,7 @@ impl OpF2fpUnpack {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff03021ffffffff00ff000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:157 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:160 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -322,7 +322,7 @@ impl OpF2fpUnpack {
             unpack,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:157; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:130).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:160; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:133).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -332,7 +332,7 @@ impl OpF2fpUnpack {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01001ffffffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:157; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:130).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:160; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:133).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -342,7 +342,7 @@ impl OpF2fpUnpack {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01001ff00000000ff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:157; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:130).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:160; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:133).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -352,7 +352,7 @@ impl OpF2fpUnpack {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01001ffffffff00ff000000)))
     }
-    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp_unpack.toml:70); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp_unpack.toml:73); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2FP"]])?;
         let mut cur = 0usize;
@@ -539,7 +539,7 @@ impl Forms for OpF2fpUnpack {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/f2fp_unpack.toml:70.
+    /// Spec: isa-spec/spec/ops/alu/f2fp_unpack.toml:73.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };

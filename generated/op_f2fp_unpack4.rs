@@ -73,7 +73,7 @@ impl OpF2fpUnpack4 {
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((matches!(self.dtype, F2fpUnpack::F16) && matches!(self.stype, F2fpFp8::E2m1)))
     }
-    /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack4.toml:61 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack4.toml:66 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -107,7 +107,7 @@ impl OpF2fpUnpack4 {
         }
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:66).
+    /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack4.toml:66; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:71).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x2000000000000000000023e
@@ -115,7 +115,7 @@ impl OpF2fpUnpack4 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:66).
+    /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack4.toml:66; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:71).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x2000000000000000000083e
@@ -123,7 +123,7 @@ impl OpF2fpUnpack4 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:66).
+    /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack4.toml:66; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:71).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa0000000000000000000c3e
@@ -131,7 +131,7 @@ impl OpF2fpUnpack4 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack4.toml:61 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack4.toml:66 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -158,7 +158,7 @@ impl OpF2fpUnpack4 {
             unpack,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:66).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack4.toml:66; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:71).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -168,7 +168,7 @@ impl OpF2fpUnpack4 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01000ffffffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:66).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack4.toml:66; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -178,7 +178,7 @@ impl OpF2fpUnpack4 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01000ff00000000ff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:66).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack4.toml:66; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -188,7 +188,7 @@ impl OpF2fpUnpack4 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01000ffffffff00ff000000)))
     }
-    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp_unpack4.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp_unpack4.toml:56); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2FP"]])?;
         let mut cur = 0usize;
@@ -279,6 +279,7 @@ impl OpF2fpUnpack4 {
 }
 impl MemOp for OpF2fpUnpack4 {}
 impl FlowOp for OpF2fpUnpack4 {}
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack4.toml:51.
 impl SchedOp for OpF2fpUnpack4 {}
 /// Spec: isa-spec/spec/ops/alu/f2fp_unpack4.toml:10.
 impl Encode for OpF2fpUnpack4 {
@@ -294,7 +295,7 @@ impl Forms for OpF2fpUnpack4 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/f2fp_unpack4.toml:51.
+    /// Spec: isa-spec/spec/ops/alu/f2fp_unpack4.toml:56.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };

@@ -65,7 +65,7 @@ impl OpF2fpUnpack8 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack8.toml:83 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack8.toml:86 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -93,7 +93,7 @@ impl OpF2fpUnpack8 {
         w |= self.stype.code_in(Self::NAME, "stype", &Self::STYPE_CODES0, sm)? << 83;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:83; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:89).
+    /// Form `rrr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:86; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:92).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4000200000000000000023e
@@ -101,7 +101,7 @@ impl OpF2fpUnpack8 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:83; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:89).
+    /// Form `rir` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:86; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:92).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4000200000000000000083e
@@ -109,7 +109,7 @@ impl OpF2fpUnpack8 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:83; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:89).
+    /// Form `rcr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:86; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:92).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x40002000000000000000a3e
@@ -118,7 +118,7 @@ impl OpF2fpUnpack8 {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:83; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:89).
+    /// Form `rur` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:86; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:92).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xc0002000000000000000c3e
@@ -126,7 +126,7 @@ impl OpF2fpUnpack8 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack8.toml:124 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack8.toml:127 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -154,7 +154,7 @@ impl OpF2fpUnpack8 {
         w |= (self.stype.index() as u128) << 83;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:124; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:89).
+    /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:127; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:92).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -168,7 +168,7 @@ impl OpF2fpUnpack8 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:124; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:89).
+    /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:127; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:92).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -182,7 +182,7 @@ impl OpF2fpUnpack8 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:124; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:89).
+    /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:127; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:92).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -196,7 +196,7 @@ impl OpF2fpUnpack8 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack8.toml:83 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack8.toml:86 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -231,35 +231,35 @@ impl OpF2fpUnpack8 {
             csel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:83; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:89).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:86; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:92).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff1340000ffffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:83; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:89).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:86; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:92).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff134000000000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:83; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:89).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:86; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:92).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff1340000f80000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:83; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:89).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:86; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:92).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff1340000ffffff00ff000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack8.toml:124 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack8.toml:127 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -293,28 +293,28 @@ impl OpF2fpUnpack8 {
             csel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:124; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:89).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:127; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:92).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff1100000ffffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:124; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:89).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:127; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:92).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff110000000000000ff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:124; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:89).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:127; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:92).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff1100000ffffff00ff000000)))
     }
-    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp_unpack8.toml:73); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp_unpack8.toml:76); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2FP"]])?;
         let mut cur = 0usize;
@@ -445,7 +445,7 @@ impl Forms for OpF2fpUnpack8 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/f2fp_unpack8.toml:73.
+    /// Spec: isa-spec/spec/ops/alu/f2fp_unpack8.toml:76.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 786432 != 0 { self.form_id(sm) } else { None };

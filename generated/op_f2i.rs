@@ -97,7 +97,7 @@ impl OpF2i {
         ((matches!(self.stype, CvtFtype32::F32 | CvtFtype32::F16))
             || (sm_bit(sm) & 0x3fc000 != 0 && matches!(self.stype, CvtFtype32::Bf16)))
     }
-    /// What all forms of isa-spec/spec/ops/alu/f2i.toml:67 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2i.toml:75 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0;
@@ -113,7 +113,7 @@ impl OpF2i {
         w |= code_of(&[2, 1, 4], self.stype.index()) << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2i.toml:67; form at isa-spec/spec/ops/alu/f2i.toml:72).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2i.toml:75; form at isa-spec/spec/ops/alu/f2i.toml:80).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -131,7 +131,7 @@ impl OpF2i {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2i.toml:67; form at isa-spec/spec/ops/alu/f2i.toml:72).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2i.toml:75; form at isa-spec/spec/ops/alu/f2i.toml:80).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -147,7 +147,7 @@ impl OpF2i {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2i.toml:67; form at isa-spec/spec/ops/alu/f2i.toml:72).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2i.toml:75; form at isa-spec/spec/ops/alu/f2i.toml:80).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -165,7 +165,7 @@ impl OpF2i {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2i.toml:67; form at isa-spec/spec/ops/alu/f2i.toml:72).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2i.toml:75; form at isa-spec/spec/ops/alu/f2i.toml:80).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -177,7 +177,7 @@ impl OpF2i {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/f2i.toml:67 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2i.toml:75 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -210,7 +210,7 @@ impl OpF2i {
             sel: 0u32,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2i.toml:67; form at isa-spec/spec/ops/alu/f2i.toml:72).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2i.toml:75; form at isa-spec/spec/ops/alu/f2i.toml:80).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -226,7 +226,7 @@ impl OpF2i {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e06ff0fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2i.toml:67; form at isa-spec/spec/ops/alu/f2i.toml:72).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2i.toml:75; form at isa-spec/spec/ops/alu/f2i.toml:80).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -240,7 +240,7 @@ impl OpF2i {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e06ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2i.toml:67; form at isa-spec/spec/ops/alu/f2i.toml:72).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2i.toml:75; form at isa-spec/spec/ops/alu/f2i.toml:80).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -256,7 +256,7 @@ impl OpF2i {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e06ff080000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2i.toml:67; form at isa-spec/spec/ops/alu/f2i.toml:72).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2i.toml:75; form at isa-spec/spec/ops/alu/f2i.toml:80).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -272,7 +272,7 @@ impl OpF2i {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e06ff0fffff00ff000000)))
     }
-    /// Parse one tokenized line of syntax `F2I` (isa-spec/spec/ops/alu/f2i.toml:55); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2I` (isa-spec/spec/ops/alu/f2i.toml:63); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2I"]])?;
         let mut cur = 0usize;
@@ -380,6 +380,7 @@ impl OpF2i {
 }
 impl MemOp for OpF2i {}
 impl FlowOp for OpF2i {}
+/// Spec: isa-spec/spec/ops/alu/f2i.toml:55.
 impl SchedOp for OpF2i {}
 /// Spec: isa-spec/spec/ops/alu/f2i.toml:3.
 impl Encode for OpF2i {
@@ -395,7 +396,7 @@ impl Forms for OpF2i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/f2i.toml:55.
+    /// Spec: isa-spec/spec/ops/alu/f2i.toml:63.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

@@ -77,7 +77,7 @@ impl OpF2iSm50 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/f2i_sm50.toml:62 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2i_sm50.toml:67 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -99,7 +99,7 @@ impl OpF2iSm50 {
         }
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2i_sm50.toml:62; form at isa-spec/spec/ops/alu/f2i_sm50.toml:68).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2i_sm50.toml:67; form at isa-spec/spec/ops/alu/f2i_sm50.toml:73).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5cb0000000000000 | (c.raw & 0x54c7ff000e000)
@@ -107,7 +107,7 @@ impl OpF2iSm50 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2i_sm50.toml:62; form at isa-spec/spec/ops/alu/f2i_sm50.toml:68).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2i_sm50.toml:67; form at isa-spec/spec/ops/alu/f2i_sm50.toml:73).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4cb0000000000000 | (c.raw & 0x54c000000e000)
@@ -116,7 +116,7 @@ impl OpF2iSm50 {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2i_sm50.toml:100; form at isa-spec/spec/ops/alu/f2i_sm50.toml:102).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2i_sm50.toml:105; form at isa-spec/spec/ops/alu/f2i_sm50.toml:107).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -141,7 +141,7 @@ impl OpF2iSm50 {
         }
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/f2i_sm50.toml:62 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2i_sm50.toml:67 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -175,7 +175,7 @@ impl OpF2iSm50 {
             sel,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/f2i_sm50.toml:62; form at isa-spec/spec/ops/alu/f2i_sm50.toml:68).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/f2i_sm50.toml:67; form at isa-spec/spec/ops/alu/f2i_sm50.toml:73).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -187,7 +187,7 @@ impl OpF2iSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x54c7ff000e000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/f2i_sm50.toml:62; form at isa-spec/spec/ops/alu/f2i_sm50.toml:68).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/f2i_sm50.toml:67; form at isa-spec/spec/ops/alu/f2i_sm50.toml:73).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -199,7 +199,7 @@ impl OpF2iSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x54c000000e000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/f2i_sm50.toml:100; form at isa-spec/spec/ops/alu/f2i_sm50.toml:102).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/f2i_sm50.toml:105; form at isa-spec/spec/ops/alu/f2i_sm50.toml:107).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -239,7 +239,7 @@ impl OpF2iSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x54c000000e000)))
     }
-    /// Parse one tokenized line of syntax `F2I` (isa-spec/spec/ops/alu/f2i_sm50.toml:52); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2I` (isa-spec/spec/ops/alu/f2i_sm50.toml:57); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2I"]])?;
         let mut cur = 0usize;
@@ -387,6 +387,7 @@ impl OpF2iSm50 {
 }
 impl MemOp for OpF2iSm50 {}
 impl FlowOp for OpF2iSm50 {}
+/// Spec: isa-spec/spec/ops/alu/f2i_sm50.toml:52.
 impl SchedOp for OpF2iSm50 {}
 /// Spec: isa-spec/spec/ops/alu/f2i_sm50.toml:5.
 impl Encode for OpF2iSm50 {
@@ -399,7 +400,7 @@ impl Forms for OpF2iSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/f2i_sm50.toml:52.
+    /// Spec: isa-spec/spec/ops/alu/f2i_sm50.toml:57.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

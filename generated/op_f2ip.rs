@@ -61,7 +61,7 @@ impl OpF2ip {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/f2ip.toml:82 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2ip.toml:85 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -78,7 +78,7 @@ impl OpF2ip {
         w |= code_of(&[0, 3], self.rnd.index()) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:82; form at isa-spec/spec/ops/alu/f2ip.toml:87).
+    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:85; form at isa-spec/spec/ops/alu/f2ip.toml:90).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x243 | (c.raw & 0x1fff7ff0200ffffff0000000000)
@@ -87,7 +87,7 @@ impl OpF2ip {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:82; form at isa-spec/spec/ops/alu/f2ip.toml:87).
+    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:85; form at isa-spec/spec/ops/alu/f2ip.toml:90).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x843 | (c.raw & 0x1fff7ff02000000000000000000)
@@ -96,7 +96,7 @@ impl OpF2ip {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2ip.toml:82; form at isa-spec/spec/ops/alu/f2ip.toml:87).
+    /// Form `rcr` on SM [86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2ip.toml:85; form at isa-spec/spec/ops/alu/f2ip.toml:90).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa43 | (c.raw & 0x1fff7ff0200f80000ff00000000)
@@ -106,7 +106,7 @@ impl OpF2ip {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:82; form at isa-spec/spec/ops/alu/f2ip.toml:87).
+    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:85; form at isa-spec/spec/ops/alu/f2ip.toml:90).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c43
@@ -115,7 +115,7 @@ impl OpF2ip {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:82; form at isa-spec/spec/ops/alu/f2ip.toml:87).
+    /// Form `rri` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:85; form at isa-spec/spec/ops/alu/f2ip.toml:90).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x443 | (c.raw & 0x1fff7ff02000000000000000000)
@@ -124,7 +124,7 @@ impl OpF2ip {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:82; form at isa-spec/spec/ops/alu/f2ip.toml:87).
+    /// Form `rru` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:85; form at isa-spec/spec/ops/alu/f2ip.toml:90).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000e43
@@ -133,7 +133,7 @@ impl OpF2ip {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/f2ip.toml:82 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2ip.toml:85 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -161,7 +161,7 @@ impl OpF2ip {
             ch1,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2ip.toml:82; form at isa-spec/spec/ops/alu/f2ip.toml:87).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2ip.toml:85; form at isa-spec/spec/ops/alu/f2ip.toml:90).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -169,7 +169,7 @@ impl OpF2ip {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff0200ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2ip.toml:82; form at isa-spec/spec/ops/alu/f2ip.toml:87).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2ip.toml:85; form at isa-spec/spec/ops/alu/f2ip.toml:90).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -177,7 +177,7 @@ impl OpF2ip {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff02000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2ip.toml:82; form at isa-spec/spec/ops/alu/f2ip.toml:87).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2ip.toml:85; form at isa-spec/spec/ops/alu/f2ip.toml:90).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -185,7 +185,7 @@ impl OpF2ip {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff0200f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2ip.toml:82; form at isa-spec/spec/ops/alu/f2ip.toml:87).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2ip.toml:85; form at isa-spec/spec/ops/alu/f2ip.toml:90).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -193,7 +193,7 @@ impl OpF2ip {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff0200ffffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/f2ip.toml:82; form at isa-spec/spec/ops/alu/f2ip.toml:87).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/f2ip.toml:85; form at isa-spec/spec/ops/alu/f2ip.toml:90).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -201,7 +201,7 @@ impl OpF2ip {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff02000000000000000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/f2ip.toml:82; form at isa-spec/spec/ops/alu/f2ip.toml:87).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/f2ip.toml:85; form at isa-spec/spec/ops/alu/f2ip.toml:90).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -209,7 +209,7 @@ impl OpF2ip {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff0200ffffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `F2IP` (isa-spec/spec/ops/alu/f2ip.toml:74); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2IP` (isa-spec/spec/ops/alu/f2ip.toml:77); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2IP"]])?;
         let mut cur = 0usize;
@@ -325,7 +325,7 @@ impl Forms for OpF2ip {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/f2ip.toml:74.
+    /// Spec: isa-spec/spec/ops/alu/f2ip.toml:77.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

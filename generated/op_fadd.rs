@@ -54,7 +54,7 @@ impl OpFadd {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:55; form at isa-spec/spec/ops/alu/fadd.toml:71).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:58; form at isa-spec/spec/ops/alu/fadd.toml:74).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -79,7 +79,7 @@ impl OpFadd {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:65 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:68 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -93,7 +93,7 @@ impl OpFadd {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:65; form at isa-spec/spec/ops/alu/fadd.toml:71).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:68; form at isa-spec/spec/ops/alu/fadd.toml:74).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -108,7 +108,7 @@ impl OpFadd {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fadd.toml:65; form at isa-spec/spec/ops/alu/fadd.toml:71).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fadd.toml:68; form at isa-spec/spec/ops/alu/fadd.toml:74).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -125,7 +125,7 @@ impl OpFadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:65; form at isa-spec/spec/ops/alu/fadd.toml:71).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:68; form at isa-spec/spec/ops/alu/fadd.toml:74).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -142,7 +142,7 @@ impl OpFadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:83 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:86 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -159,7 +159,7 @@ impl OpFadd {
         w |= u128::from(self.sat) << 50;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:83; form at isa-spec/spec/ops/alu/fadd.toml:89).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:86; form at isa-spec/spec/ops/alu/fadd.toml:92).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c58000000000000 | (c.raw & 0xe7ff0000000)
@@ -167,7 +167,7 @@ impl OpFadd {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:83; form at isa-spec/spec/ops/alu/fadd.toml:89).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:86; form at isa-spec/spec/ops/alu/fadd.toml:92).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3858000000000000 | (c.raw & 0xe0000000000)
@@ -179,7 +179,7 @@ impl OpFadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:83; form at isa-spec/spec/ops/alu/fadd.toml:89).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:86; form at isa-spec/spec/ops/alu/fadd.toml:92).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c58000000000000 | (c.raw & 0xe0000000000)
@@ -188,7 +188,7 @@ impl OpFadd {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fadd.toml:55; form at isa-spec/spec/ops/alu/fadd.toml:71).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fadd.toml:58; form at isa-spec/spec/ops/alu/fadd.toml:74).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -204,7 +204,7 @@ impl OpFadd {
         let o = Self { d, a, b, ftz, rnd, sat };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:65 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:68 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -223,14 +223,14 @@ impl OpFadd {
             sat,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/fadd.toml:65; form at isa-spec/spec/ops/alu/fadd.toml:71).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/fadd.toml:68; form at isa-spec/spec/ops/alu/fadd.toml:74).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1cff0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/fadd.toml:65; form at isa-spec/spec/ops/alu/fadd.toml:71).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/fadd.toml:68; form at isa-spec/spec/ops/alu/fadd.toml:74).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -239,7 +239,7 @@ impl OpFadd {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1cff380000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/fadd.toml:65; form at isa-spec/spec/ops/alu/fadd.toml:71).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/fadd.toml:68; form at isa-spec/spec/ops/alu/fadd.toml:74).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -248,7 +248,7 @@ impl OpFadd {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe1cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:83 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:86 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -267,7 +267,7 @@ impl OpFadd {
             sat,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fadd.toml:83; form at isa-spec/spec/ops/alu/fadd.toml:89).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fadd.toml:86; form at isa-spec/spec/ops/alu/fadd.toml:92).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -276,7 +276,7 @@ impl OpFadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xe7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fadd.toml:83; form at isa-spec/spec/ops/alu/fadd.toml:89).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fadd.toml:86; form at isa-spec/spec/ops/alu/fadd.toml:92).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -292,7 +292,7 @@ impl OpFadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xe0000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fadd.toml:83; form at isa-spec/spec/ops/alu/fadd.toml:89).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fadd.toml:86; form at isa-spec/spec/ops/alu/fadd.toml:92).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -301,7 +301,7 @@ impl OpFadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xe0000000000)))
     }
-    /// Parse one tokenized line of syntax `FADD` (isa-spec/spec/ops/alu/fadd.toml:40); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FADD` (isa-spec/spec/ops/alu/fadd.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FADD"]])?;
         let mut cur = 0usize;
@@ -371,7 +371,7 @@ impl Forms for OpFadd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fadd.toml:40.
+    /// Spec: isa-spec/spec/ops/alu/fadd.toml:43.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };

@@ -50,7 +50,7 @@ impl OpFadd2 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [100, 103, 107] (isa-spec/spec/ops/alu/fadd2.toml:60; form at isa-spec/spec/ops/alu/fadd2.toml:75).
+    /// Form `rrr` on SM [100, 103, 107] (isa-spec/spec/ops/alu/fadd2.toml:65; form at isa-spec/spec/ops/alu/fadd2.toml:80).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpFadd2 {
         w |= code_of(&[0, 1, 2, 4, 5, 6], self.bsel.index()) << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rru` on SM [100, 103, 107] (isa-spec/spec/ops/alu/fadd2.toml:69; form at isa-spec/spec/ops/alu/fadd2.toml:75).
+    /// Form `rru` on SM [100, 103, 107] (isa-spec/spec/ops/alu/fadd2.toml:74; form at isa-spec/spec/ops/alu/fadd2.toml:80).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -169,7 +169,7 @@ impl OpFadd2 {
         w |= code_of(&[0, 1, 2, 4, 5, 6], self.bsel.index()) << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fadd2.toml:60; form at isa-spec/spec/ops/alu/fadd2.toml:75).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fadd2.toml:65; form at isa-spec/spec/ops/alu/fadd2.toml:80).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -210,7 +210,7 @@ impl OpFadd2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7803cff3fffff0000000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/fadd2.toml:69; form at isa-spec/spec/ops/alu/fadd2.toml:75).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/fadd2.toml:74; form at isa-spec/spec/ops/alu/fadd2.toml:80).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -251,7 +251,7 @@ impl OpFadd2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7803cff3fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `FADD2` (isa-spec/spec/ops/alu/fadd2.toml:45); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FADD2` (isa-spec/spec/ops/alu/fadd2.toml:50); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FADD2"]])?;
         let mut cur = 0usize;
@@ -356,6 +356,7 @@ impl OpFadd2 {
 }
 impl MemOp for OpFadd2 {}
 impl FlowOp for OpFadd2 {}
+/// Spec: isa-spec/spec/ops/alu/fadd2.toml:45.
 impl SchedOp for OpFadd2 {}
 /// Spec: isa-spec/spec/ops/alu/fadd2.toml:10.
 impl Encode for OpFadd2 {
@@ -368,7 +369,7 @@ impl Forms for OpFadd2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fadd2.toml:45.
+    /// Spec: isa-spec/spec/ops/alu/fadd2.toml:50.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };

@@ -62,7 +62,7 @@ impl OpFadd2Imm {
             _ => None,
         }
     }
-    /// Form `rri` on SM [100, 103, 107] (isa-spec/spec/ops/alu/fadd2_imm.toml:53; form at isa-spec/spec/ops/alu/fadd2_imm.toml:58).
+    /// Form `rri` on SM [100, 103, 107] (isa-spec/spec/ops/alu/fadd2_imm.toml:58; form at isa-spec/spec/ops/alu/fadd2_imm.toml:63).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -119,7 +119,7 @@ impl OpFadd2Imm {
         w |= code_of(&[0, 1, 2, 4, 5, 6], self.asel.index()) << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/fadd2_imm.toml:53; form at isa-spec/spec/ops/alu/fadd2_imm.toml:58).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/fadd2_imm.toml:58; form at isa-spec/spec/ops/alu/fadd2_imm.toml:63).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -150,7 +150,7 @@ impl OpFadd2Imm {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7b03cff0000000000000000)))
     }
-    /// Parse one tokenized line of syntax `FADD2` (isa-spec/spec/ops/alu/fadd2_imm.toml:45); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FADD2` (isa-spec/spec/ops/alu/fadd2_imm.toml:50); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FADD2"]])?;
         let mut cur = 0usize;
@@ -232,6 +232,7 @@ impl OpFadd2Imm {
 }
 impl MemOp for OpFadd2Imm {}
 impl FlowOp for OpFadd2Imm {}
+/// Spec: isa-spec/spec/ops/alu/fadd2_imm.toml:45.
 impl SchedOp for OpFadd2Imm {}
 /// Spec: isa-spec/spec/ops/alu/fadd2_imm.toml:9.
 impl Encode for OpFadd2Imm {
@@ -244,7 +245,7 @@ impl Forms for OpFadd2Imm {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fadd2_imm.toml:45.
+    /// Spec: isa-spec/spec/ops/alu/fadd2_imm.toml:50.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 131072 != 0 { self.form_id(sm) } else { None };

@@ -41,7 +41,7 @@ impl OpFadd32i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd32i.toml:32; form at isa-spec/spec/ops/alu/fadd32i.toml:32).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd32i.toml:37; form at isa-spec/spec/ops/alu/fadd32i.toml:37).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -55,7 +55,7 @@ impl OpFadd32i {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/fadd32i.toml:32; form at isa-spec/spec/ops/alu/fadd32i.toml:32).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/fadd32i.toml:37; form at isa-spec/spec/ops/alu/fadd32i.toml:37).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -67,7 +67,7 @@ impl OpFadd32i {
         let o = Self { d, a, b, ftz };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FADD32I` (isa-spec/spec/ops/alu/fadd32i.toml:24); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FADD32I` (isa-spec/spec/ops/alu/fadd32i.toml:29); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FADD32I"]])?;
         let mut cur = 0usize;
@@ -100,6 +100,7 @@ impl OpFadd32i {
 }
 impl MemOp for OpFadd32i {}
 impl FlowOp for OpFadd32i {}
+/// Spec: isa-spec/spec/ops/alu/fadd32i.toml:24.
 impl SchedOp for OpFadd32i {}
 /// Spec: isa-spec/spec/ops/alu/fadd32i.toml:2.
 impl Encode for OpFadd32i {
@@ -112,7 +113,7 @@ impl Forms for OpFadd32i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fadd32i.toml:24.
+    /// Spec: isa-spec/spec/ops/alu/fadd32i.toml:29.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 131072 != 0 { self.form_id(sm) } else { None };

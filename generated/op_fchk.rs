@@ -48,7 +48,7 @@ impl OpFchk {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/fchk.toml:54 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fchk.toml:60 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -59,7 +59,7 @@ impl OpFchk {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:59).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:60; form at isa-spec/spec/ops/alu/fchk.toml:65).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -76,7 +76,7 @@ impl OpFchk {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:59).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:60; form at isa-spec/spec/ops/alu/fchk.toml:65).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -91,7 +91,7 @@ impl OpFchk {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:59).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fchk.toml:60; form at isa-spec/spec/ops/alu/fchk.toml:65).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -108,7 +108,7 @@ impl OpFchk {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:59).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:60; form at isa-spec/spec/ops/alu/fchk.toml:65).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -119,7 +119,7 @@ impl OpFchk {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fchk.toml:69 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fchk.toml:75 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -133,7 +133,7 @@ impl OpFchk {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:69; form at isa-spec/spec/ops/alu/fchk.toml:73).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:75; form at isa-spec/spec/ops/alu/fchk.toml:79).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c88000000000000 | (c.raw & 0x4807ff00000c7)
@@ -141,7 +141,7 @@ impl OpFchk {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:69; form at isa-spec/spec/ops/alu/fchk.toml:73).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:75; form at isa-spec/spec/ops/alu/fchk.toml:79).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3888000000000000 | (c.raw & 0x48000000000c7)
@@ -153,7 +153,7 @@ impl OpFchk {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:69; form at isa-spec/spec/ops/alu/fchk.toml:73).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:75; form at isa-spec/spec/ops/alu/fchk.toml:79).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c88000000000000 | (c.raw & 0x48000000000c7)
@@ -162,7 +162,7 @@ impl OpFchk {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:59).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fchk.toml:60; form at isa-spec/spec/ops/alu/fchk.toml:65).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -175,7 +175,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1fcff3fffff0000ff0000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:59).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fchk.toml:60; form at isa-spec/spec/ops/alu/fchk.toml:65).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -186,7 +186,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1fcff0000000000ff0000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:59).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fchk.toml:60; form at isa-spec/spec/ops/alu/fchk.toml:65).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -199,7 +199,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1fcff380000ff00ff0000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fchk.toml:54; form at isa-spec/spec/ops/alu/fchk.toml:59).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fchk.toml:60; form at isa-spec/spec/ops/alu/fchk.toml:65).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -212,7 +212,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1fcff3fffff0000ff0000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fchk.toml:69; form at isa-spec/spec/ops/alu/fchk.toml:73).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fchk.toml:75; form at isa-spec/spec/ops/alu/fchk.toml:79).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -225,7 +225,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4807ff00000c7)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fchk.toml:69; form at isa-spec/spec/ops/alu/fchk.toml:73).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fchk.toml:75; form at isa-spec/spec/ops/alu/fchk.toml:79).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -245,7 +245,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x48000000000c7)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fchk.toml:69; form at isa-spec/spec/ops/alu/fchk.toml:73).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fchk.toml:75; form at isa-spec/spec/ops/alu/fchk.toml:79).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -265,7 +265,7 @@ impl OpFchk {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `FCHK` (isa-spec/spec/ops/alu/fchk.toml:43).
+    /// Parse syntax `FCHK` (isa-spec/spec/ops/alu/fchk.toml:49).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FCHK"]])?;
         if !rest.is_empty() {
@@ -285,7 +285,7 @@ impl OpFchk {
         );
         parsed(op, line, ctrl, 0)
     }
-    /// Parse syntax `FCHK.DIVIDE` (isa-spec/spec/ops/alu/fchk.toml:47).
+    /// Parse syntax `FCHK.DIVIDE` (isa-spec/spec/ops/alu/fchk.toml:53).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FCHK", "DIVIDE"]])?;
         if !rest.is_empty() {
@@ -348,7 +348,7 @@ impl Forms for OpFchk {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fchk.toml:43.
+    /// Spec: isa-spec/spec/ops/alu/fchk.toml:49.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

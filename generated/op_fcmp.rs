@@ -49,7 +49,7 @@ impl OpFcmp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/fcmp.toml:68 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fcmp.toml:73 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -66,7 +66,7 @@ impl OpFcmp {
             ) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:72).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:73; form at isa-spec/spec/ops/alu/fcmp.toml:77).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5ba0000000000000 | (c.raw & 0x7ff0000000)
@@ -75,7 +75,7 @@ impl OpFcmp {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:72).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:73; form at isa-spec/spec/ops/alu/fcmp.toml:77).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x36a0000000000000 | self.encode_e0(sm, c)?;
@@ -87,7 +87,7 @@ impl OpFcmp {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:72).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:73; form at isa-spec/spec/ops/alu/fcmp.toml:77).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4ba0000000000000 | self.encode_e0(sm, c)?;
@@ -96,7 +96,7 @@ impl OpFcmp {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:72).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:73; form at isa-spec/spec/ops/alu/fcmp.toml:77).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x53a0000000000000 | self.encode_e0(sm, c)?;
@@ -105,7 +105,7 @@ impl OpFcmp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fcmp.toml:68 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fcmp.toml:73 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -139,7 +139,7 @@ impl OpFcmp {
             ftz,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:72).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fcmp.toml:73; form at isa-spec/spec/ops/alu/fcmp.toml:77).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -147,7 +147,7 @@ impl OpFcmp {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:72).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fcmp.toml:73; form at isa-spec/spec/ops/alu/fcmp.toml:77).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -157,7 +157,7 @@ impl OpFcmp {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:72).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fcmp.toml:73; form at isa-spec/spec/ops/alu/fcmp.toml:77).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -165,7 +165,7 @@ impl OpFcmp {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:72).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/fcmp.toml:73; form at isa-spec/spec/ops/alu/fcmp.toml:77).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -173,7 +173,7 @@ impl OpFcmp {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FCMP` (isa-spec/spec/ops/alu/fcmp.toml:38); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FCMP` (isa-spec/spec/ops/alu/fcmp.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FCMP"]])?;
         let mut cur = 0usize;
@@ -237,6 +237,7 @@ impl OpFcmp {
 }
 impl MemOp for OpFcmp {}
 impl FlowOp for OpFcmp {}
+/// Spec: isa-spec/spec/ops/alu/fcmp.toml:38.
 impl SchedOp for OpFcmp {}
 /// Spec: isa-spec/spec/ops/alu/fcmp.toml:8.
 impl Encode for OpFcmp {
@@ -251,7 +252,7 @@ impl Forms for OpFcmp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fcmp.toml:38.
+    /// Spec: isa-spec/spec/ops/alu/fcmp.toml:43.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -61,7 +61,7 @@ impl OpFfma {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/ffma.toml:57 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ffma.toml:60 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -75,7 +75,7 @@ impl OpFfma {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -96,7 +96,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -115,7 +115,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -136,7 +136,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -157,7 +157,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -176,7 +176,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -197,7 +197,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -218,7 +218,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/ffma.toml:73 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ffma.toml:76 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -234,7 +234,7 @@ impl OpFfma {
         w |= u128::from(self.ftz) << 53;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:73; form at isa-spec/spec/ops/alu/ffma.toml:77).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:76; form at isa-spec/spec/ops/alu/ffma.toml:80).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5980000000000000 | (c.raw & 0x7ff0000000)
@@ -243,7 +243,7 @@ impl OpFfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:73; form at isa-spec/spec/ops/alu/ffma.toml:77).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:76; form at isa-spec/spec/ops/alu/ffma.toml:80).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3280000000000000 | self.encode_e1(sm, c)?;
@@ -255,7 +255,7 @@ impl OpFfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:73; form at isa-spec/spec/ops/alu/ffma.toml:77).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:76; form at isa-spec/spec/ops/alu/ffma.toml:80).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4980000000000000 | self.encode_e1(sm, c)?;
@@ -264,7 +264,7 @@ impl OpFfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:73; form at isa-spec/spec/ops/alu/ffma.toml:77).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:76; form at isa-spec/spec/ops/alu/ffma.toml:80).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5180000000000000 | self.encode_e1(sm, c)?;
@@ -273,7 +273,7 @@ impl OpFfma {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ffma.toml:57 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ffma.toml:60 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -293,7 +293,7 @@ impl OpFfma {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -305,7 +305,7 @@ impl OpFfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00003fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -315,7 +315,7 @@ impl OpFfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -327,7 +327,7 @@ impl OpFfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe0000380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -339,7 +339,7 @@ impl OpFfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00003fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -349,7 +349,7 @@ impl OpFfma {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -361,7 +361,7 @@ impl OpFfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe0000380000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/ffma.toml:57; form at isa-spec/spec/ops/alu/ffma.toml:62).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -373,7 +373,7 @@ impl OpFfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00003fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ffma.toml:73 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ffma.toml:76 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -391,7 +391,7 @@ impl OpFfma {
             sat,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/ffma.toml:73; form at isa-spec/spec/ops/alu/ffma.toml:77).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/ffma.toml:76; form at isa-spec/spec/ops/alu/ffma.toml:80).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -401,7 +401,7 @@ impl OpFfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/ffma.toml:73; form at isa-spec/spec/ops/alu/ffma.toml:77).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/ffma.toml:76; form at isa-spec/spec/ops/alu/ffma.toml:80).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -418,7 +418,7 @@ impl OpFfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/ffma.toml:73; form at isa-spec/spec/ops/alu/ffma.toml:77).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/ffma.toml:76; form at isa-spec/spec/ops/alu/ffma.toml:80).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -427,7 +427,7 @@ impl OpFfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/ffma.toml:73; form at isa-spec/spec/ops/alu/ffma.toml:77).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/ffma.toml:76; form at isa-spec/spec/ops/alu/ffma.toml:80).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -436,7 +436,7 @@ impl OpFfma {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FFMA` (isa-spec/spec/ops/alu/ffma.toml:45); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FFMA` (isa-spec/spec/ops/alu/ffma.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FFMA"]])?;
         let mut cur = 0usize;
@@ -513,7 +513,7 @@ impl Forms for OpFfma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/ffma.toml:45.
+    /// Spec: isa-spec/spec/ops/alu/ffma.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -60,7 +60,7 @@ impl OpFfma2 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/ffma2.toml:76 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ffma2.toml:79 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -136,7 +136,7 @@ impl OpFfma2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 87;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 103, 107] (isa-spec/spec/ops/alu/ffma2.toml:76; form at isa-spec/spec/ops/alu/ffma2.toml:81).
+    /// Form `rrr` on SM [100, 103, 107] (isa-spec/spec/ops/alu/ffma2.toml:79; form at isa-spec/spec/ops/alu/ffma2.toml:84).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x249 | (c.raw & 0x1fff60020003fffff0000000000)
@@ -149,7 +149,7 @@ impl OpFfma2 {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 103, 107] (isa-spec/spec/ops/alu/ffma2.toml:76; form at isa-spec/spec/ops/alu/ffma2.toml:81).
+    /// Form `rur` on SM [100, 103, 107] (isa-spec/spec/ops/alu/ffma2.toml:79; form at isa-spec/spec/ops/alu/ffma2.toml:84).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c49
@@ -162,7 +162,7 @@ impl OpFfma2 {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [100, 103, 107] (isa-spec/spec/ops/alu/ffma2.toml:76; form at isa-spec/spec/ops/alu/ffma2.toml:81).
+    /// Form `rru` on SM [100, 103, 107] (isa-spec/spec/ops/alu/ffma2.toml:79; form at isa-spec/spec/ops/alu/ffma2.toml:84).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000e49
@@ -175,7 +175,7 @@ impl OpFfma2 {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ffma2.toml:76 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ffma2.toml:79 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -225,7 +225,7 @@ impl OpFfma2 {
             csel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/ffma2.toml:76; form at isa-spec/spec/ops/alu/ffma2.toml:81).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/ffma2.toml:79; form at isa-spec/spec/ops/alu/ffma2.toml:84).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -237,7 +237,7 @@ impl OpFfma2 {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff60020003fffff0000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/ffma2.toml:76; form at isa-spec/spec/ops/alu/ffma2.toml:81).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/ffma2.toml:79; form at isa-spec/spec/ops/alu/ffma2.toml:84).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -249,7 +249,7 @@ impl OpFfma2 {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff60020003fffff0000000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/ffma2.toml:76; form at isa-spec/spec/ops/alu/ffma2.toml:81).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/ffma2.toml:79; form at isa-spec/spec/ops/alu/ffma2.toml:84).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -261,7 +261,7 @@ impl OpFfma2 {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff60020003fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `FFMA2` (isa-spec/spec/ops/alu/ffma2.toml:63); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FFMA2` (isa-spec/spec/ops/alu/ffma2.toml:66); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FFMA2"]])?;
         let mut cur = 0usize;
@@ -426,7 +426,7 @@ impl Forms for OpFfma2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/ffma2.toml:63.
+    /// Spec: isa-spec/spec/ops/alu/ffma2.toml:66.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -69,7 +69,7 @@ impl OpFfma2Imm {
             _ => None,
         }
     }
-    /// Form `rir` on SM [100, 103, 107] (isa-spec/spec/ops/alu/ffma2_imm.toml:63; form at isa-spec/spec/ops/alu/ffma2_imm.toml:68).
+    /// Form `rir` on SM [100, 103, 107] (isa-spec/spec/ops/alu/ffma2_imm.toml:68; form at isa-spec/spec/ops/alu/ffma2_imm.toml:73).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -149,7 +149,7 @@ impl OpFfma2Imm {
         w |= code_of(&[0, 1, 2, 4, 5, 6], self.csel.index()) << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/ffma2_imm.toml:63; form at isa-spec/spec/ops/alu/ffma2_imm.toml:68).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/ffma2_imm.toml:68; form at isa-spec/spec/ops/alu/ffma2_imm.toml:73).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -199,7 +199,7 @@ impl OpFfma2Imm {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78020000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `FFMA2` (isa-spec/spec/ops/alu/ffma2_imm.toml:55); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FFMA2` (isa-spec/spec/ops/alu/ffma2_imm.toml:60); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FFMA2"]])?;
         let mut cur = 0usize;
@@ -317,6 +317,7 @@ impl OpFfma2Imm {
 }
 impl MemOp for OpFfma2Imm {}
 impl FlowOp for OpFfma2Imm {}
+/// Spec: isa-spec/spec/ops/alu/ffma2_imm.toml:55.
 impl SchedOp for OpFfma2Imm {}
 /// Spec: isa-spec/spec/ops/alu/ffma2_imm.toml:11.
 impl Encode for OpFfma2Imm {
@@ -329,7 +330,7 @@ impl Forms for OpFfma2Imm {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/ffma2_imm.toml:55.
+    /// Spec: isa-spec/spec/ops/alu/ffma2_imm.toml:60.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };

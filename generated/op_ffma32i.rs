@@ -46,7 +46,7 @@ impl OpFfma32i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma32i.toml:45; form at isa-spec/spec/ops/alu/ffma32i.toml:45).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma32i.toml:50; form at isa-spec/spec/ops/alu/ffma32i.toml:50).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -70,7 +70,7 @@ impl OpFfma32i {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ffma32i.toml:45; form at isa-spec/spec/ops/alu/ffma32i.toml:45).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ffma32i.toml:50; form at isa-spec/spec/ops/alu/ffma32i.toml:50).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -83,7 +83,7 @@ impl OpFfma32i {
         let o = Self { d, a, b, c, ftz, sat };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FFMA32I` (isa-spec/spec/ops/alu/ffma32i.toml:35); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FFMA32I` (isa-spec/spec/ops/alu/ffma32i.toml:40); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FFMA32I"]])?;
         let mut cur = 0usize;
@@ -120,6 +120,7 @@ impl OpFfma32i {
 }
 impl MemOp for OpFfma32i {}
 impl FlowOp for OpFfma32i {}
+/// Spec: isa-spec/spec/ops/alu/ffma32i.toml:35.
 impl SchedOp for OpFfma32i {}
 /// Spec: isa-spec/spec/ops/alu/ffma32i.toml:2.
 impl Encode for OpFfma32i {
@@ -132,7 +133,7 @@ impl Forms for OpFfma32i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/ffma32i.toml:35.
+    /// Spec: isa-spec/spec/ops/alu/ffma32i.toml:40.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 131072 != 0 { self.form_id(sm) } else { None };

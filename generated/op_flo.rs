@@ -54,7 +54,7 @@ impl OpFlo {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/flo.toml:46 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/flo.toml:54 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0;
@@ -64,7 +64,7 @@ impl OpFlo {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:54).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/flo.toml:54; form at isa-spec/spec/ops/alu/flo.toml:62).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -80,7 +80,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:54).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/flo.toml:54; form at isa-spec/spec/ops/alu/flo.toml:62).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpFlo {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:54).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/flo.toml:54; form at isa-spec/spec/ops/alu/flo.toml:62).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -111,7 +111,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:54).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/flo.toml:54; form at isa-spec/spec/ops/alu/flo.toml:62).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -121,7 +121,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/flo.toml:75 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/flo.toml:83 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
@@ -131,7 +131,7 @@ impl OpFlo {
         w |= (self.ty.index() as u128) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:75; form at isa-spec/spec/ops/alu/flo.toml:81).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:83; form at isa-spec/spec/ops/alu/flo.toml:89).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -141,7 +141,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:75; form at isa-spec/spec/ops/alu/flo.toml:81).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:83; form at isa-spec/spec/ops/alu/flo.toml:89).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -154,7 +154,7 @@ impl OpFlo {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:75; form at isa-spec/spec/ops/alu/flo.toml:81).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:83; form at isa-spec/spec/ops/alu/flo.toml:89).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -165,7 +165,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/flo.toml:46 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/flo.toml:54 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -174,7 +174,7 @@ impl OpFlo {
         let sh: bool = bit(w, 74);
         Some(Self { pd, d, b: Src::RZ, ty, sh })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:54).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/flo.toml:54; form at isa-spec/spec/ops/alu/flo.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -182,28 +182,28 @@ impl OpFlo {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f9ff7fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:54).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/flo.toml:54; form at isa-spec/spec/ops/alu/flo.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f9ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:54).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/flo.toml:54; form at isa-spec/spec/ops/alu/flo.toml:62).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f9ff780000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:54).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/flo.toml:54; form at isa-spec/spec/ops/alu/flo.toml:62).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f9ff7fffff00ff000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/flo.toml:75 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/flo.toml:83 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let pd: Reg = Reg::PT;
@@ -212,7 +212,7 @@ impl OpFlo {
         let sh: bool = bit(w, 41);
         Some(Self { pd, d, b: Src::RZ, ty, sh })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/flo.toml:75; form at isa-spec/spec/ops/alu/flo.toml:81).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/flo.toml:83; form at isa-spec/spec/ops/alu/flo.toml:89).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -220,7 +220,7 @@ impl OpFlo {
             .with_not(bit(w, 40));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x67cfff000ff00)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/flo.toml:75; form at isa-spec/spec/ops/alu/flo.toml:81).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/flo.toml:83; form at isa-spec/spec/ops/alu/flo.toml:89).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -229,14 +229,14 @@ impl OpFlo {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x67c800000ff00)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/flo.toml:75; form at isa-spec/spec/ops/alu/flo.toml:81).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/flo.toml:83; form at isa-spec/spec/ops/alu/flo.toml:89).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_not(bit(w, 40));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x67c800000ff00)))
     }
-    /// Parse one tokenized line of syntax `FLO` (isa-spec/spec/ops/alu/flo.toml:30); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FLO` (isa-spec/spec/ops/alu/flo.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FLO"]])?;
         let mut cur = 0usize;
@@ -282,6 +282,7 @@ impl OpFlo {
 }
 impl MemOp for OpFlo {}
 impl FlowOp for OpFlo {}
+/// Spec: isa-spec/spec/ops/alu/flo.toml:30.
 impl SchedOp for OpFlo {}
 /// Spec: isa-spec/spec/ops/alu/flo.toml:3.
 impl Encode for OpFlo {
@@ -300,7 +301,7 @@ impl Forms for OpFlo {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/flo.toml:30.
+    /// Spec: isa-spec/spec/ops/alu/flo.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

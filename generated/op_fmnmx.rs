@@ -65,7 +65,7 @@ impl OpFmnmx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:59 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:62 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -82,7 +82,7 @@ impl OpFmnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:62; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -98,7 +98,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:62; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -112,7 +112,7 @@ impl OpFmnmx {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:62; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -129,7 +129,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75] (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rur` on SM [75] (isa-spec/spec/ops/alu/fmnmx.toml:62; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -140,7 +140,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:78 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:81 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -157,7 +157,7 @@ impl OpFmnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:78; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:81; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -168,7 +168,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:78; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:81; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -177,7 +177,7 @@ impl OpFmnmx {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:78; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:81; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -189,7 +189,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:78; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:81; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -200,7 +200,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:88 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:91 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -217,7 +217,7 @@ impl OpFmnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:88; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -233,7 +233,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:88; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -247,7 +247,7 @@ impl OpFmnmx {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fmnmx.toml:88; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rcr` on SM [86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -264,7 +264,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:88; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -281,7 +281,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:96 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:99 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -301,7 +301,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:96; form at isa-spec/spec/ops/alu/fmnmx.toml:100).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:99; form at isa-spec/spec/ops/alu/fmnmx.toml:103).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c60000000000000 | (c.raw & 0x4087ff0000000)
@@ -309,7 +309,7 @@ impl OpFmnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:96; form at isa-spec/spec/ops/alu/fmnmx.toml:100).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:99; form at isa-spec/spec/ops/alu/fmnmx.toml:103).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3860000000000000 | (c.raw & 0x4080000000000)
@@ -321,7 +321,7 @@ impl OpFmnmx {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:96; form at isa-spec/spec/ops/alu/fmnmx.toml:100).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:99; form at isa-spec/spec/ops/alu/fmnmx.toml:103).
     #[inline(always)]
     fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c60000000000000 | (c.raw & 0x4080000000000)
@@ -330,7 +330,7 @@ impl OpFmnmx {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:59 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:62 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -352,7 +352,7 @@ impl OpFmnmx {
             xorsign,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:62; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -361,14 +361,14 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87efcff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:62; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87efcff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:62; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -377,7 +377,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87efcff380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:59; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:62; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -386,7 +386,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07efcff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:78 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:81 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -408,7 +408,7 @@ impl OpFmnmx {
             xorsign,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:78; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:81; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -417,14 +417,14 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07cfcff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:78; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:81; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07cfcff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:78; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:81; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -433,7 +433,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07cfcff380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:78; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:81; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -442,7 +442,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07cfcff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:88 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:91 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -464,7 +464,7 @@ impl OpFmnmx {
             xorsign,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:88; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -473,14 +473,14 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff078fcff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:88; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff078fcff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:88; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -489,7 +489,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff078fcff380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:88; form at isa-spec/spec/ops/alu/fmnmx.toml:66).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -498,7 +498,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff078fcff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:96 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:99 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -520,7 +520,7 @@ impl OpFmnmx {
             xorsign,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:96; form at isa-spec/spec/ops/alu/fmnmx.toml:100).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:99; form at isa-spec/spec/ops/alu/fmnmx.toml:103).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -529,7 +529,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4087ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:96; form at isa-spec/spec/ops/alu/fmnmx.toml:100).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:99; form at isa-spec/spec/ops/alu/fmnmx.toml:103).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -545,7 +545,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4080000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:96; form at isa-spec/spec/ops/alu/fmnmx.toml:100).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:99; form at isa-spec/spec/ops/alu/fmnmx.toml:103).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -554,7 +554,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4080000000000)))
     }
-    /// Parse one tokenized line of syntax `FMNMX` (isa-spec/spec/ops/alu/fmnmx.toml:48); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FMNMX` (isa-spec/spec/ops/alu/fmnmx.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FMNMX"]])?;
         let mut cur = 0usize;
@@ -640,7 +640,7 @@ impl Forms for OpFmnmx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fmnmx.toml:48.
+    /// Spec: isa-spec/spec/ops/alu/fmnmx.toml:51.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -57,7 +57,7 @@ impl OpFmnmx3 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmnmx3.toml:74 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmnmx3.toml:79 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -77,7 +77,7 @@ impl OpFmnmx3 {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/fmnmx3.toml:74; form at isa-spec/spec/ops/alu/fmnmx3.toml:78).
+    /// Form `rrr` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/fmnmx3.toml:79; form at isa-spec/spec/ops/alu/fmnmx3.toml:83).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -88,7 +88,7 @@ impl OpFmnmx3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/fmnmx3.toml:74; form at isa-spec/spec/ops/alu/fmnmx3.toml:78).
+    /// Form `rir` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/fmnmx3.toml:79; form at isa-spec/spec/ops/alu/fmnmx3.toml:83).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -97,7 +97,7 @@ impl OpFmnmx3 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/fmnmx3.toml:74; form at isa-spec/spec/ops/alu/fmnmx3.toml:78).
+    /// Form `rur` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/fmnmx3.toml:79; form at isa-spec/spec/ops/alu/fmnmx3.toml:83).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -108,7 +108,7 @@ impl OpFmnmx3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx3.toml:74 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx3.toml:79 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -132,7 +132,7 @@ impl OpFmnmx3 {
             nan,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx3.toml:74; form at isa-spec/spec/ops/alu/fmnmx3.toml:78).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx3.toml:79; form at isa-spec/spec/ops/alu/fmnmx3.toml:83).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -141,14 +141,14 @@ impl OpFmnmx3 {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07cf0003fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx3.toml:74; form at isa-spec/spec/ops/alu/fmnmx3.toml:78).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx3.toml:79; form at isa-spec/spec/ops/alu/fmnmx3.toml:83).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07cf0000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx3.toml:74; form at isa-spec/spec/ops/alu/fmnmx3.toml:78).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx3.toml:79; form at isa-spec/spec/ops/alu/fmnmx3.toml:83).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -157,7 +157,7 @@ impl OpFmnmx3 {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07cf0003fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `FMNMX3` (isa-spec/spec/ops/alu/fmnmx3.toml:60); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FMNMX3` (isa-spec/spec/ops/alu/fmnmx3.toml:65); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FMNMX3"]])?;
         let mut cur = 0usize;
@@ -207,6 +207,7 @@ impl OpFmnmx3 {
 }
 impl MemOp for OpFmnmx3 {}
 impl FlowOp for OpFmnmx3 {}
+/// Spec: isa-spec/spec/ops/alu/fmnmx3.toml:60.
 impl SchedOp for OpFmnmx3 {}
 /// Spec: isa-spec/spec/ops/alu/fmnmx3.toml:22.
 impl Encode for OpFmnmx3 {
@@ -219,7 +220,7 @@ impl Forms for OpFmnmx3 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fmnmx3.toml:60.
+    /// Spec: isa-spec/spec/ops/alu/fmnmx3.toml:65.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -83,7 +83,7 @@ impl OpFmul {
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((!self.fmz) || (!self.ftz))
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmul.toml:85 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmul.toml:88 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -100,7 +100,7 @@ impl OpFmul {
         w |= code_of(&[4, 3, 2, 1, 7, 6, 5], self.scale.index()) << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:85; form at isa-spec/spec/ops/alu/fmul.toml:90).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:88; form at isa-spec/spec/ops/alu/fmul.toml:93).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -117,7 +117,7 @@ impl OpFmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:85; form at isa-spec/spec/ops/alu/fmul.toml:90).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:88; form at isa-spec/spec/ops/alu/fmul.toml:93).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -132,7 +132,7 @@ impl OpFmul {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fmul.toml:85; form at isa-spec/spec/ops/alu/fmul.toml:90).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fmul.toml:88; form at isa-spec/spec/ops/alu/fmul.toml:93).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -149,7 +149,7 @@ impl OpFmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:85; form at isa-spec/spec/ops/alu/fmul.toml:90).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:88; form at isa-spec/spec/ops/alu/fmul.toml:93).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -160,7 +160,7 @@ impl OpFmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmul.toml:112 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmul.toml:115 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -177,7 +177,7 @@ impl OpFmul {
         w |= u128::from(self.sat) << 50;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:112; form at isa-spec/spec/ops/alu/fmul.toml:116).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:115; form at isa-spec/spec/ops/alu/fmul.toml:119).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c68000000000000 | (c.raw & 0x2407ff0000000)
@@ -185,7 +185,7 @@ impl OpFmul {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:112; form at isa-spec/spec/ops/alu/fmul.toml:116).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:115; form at isa-spec/spec/ops/alu/fmul.toml:119).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3868000000000000 | (c.raw & 0x2400000000000)
@@ -197,7 +197,7 @@ impl OpFmul {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:112; form at isa-spec/spec/ops/alu/fmul.toml:116).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:115; form at isa-spec/spec/ops/alu/fmul.toml:119).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c68000000000000 | (c.raw & 0x2400000000000)
@@ -206,7 +206,7 @@ impl OpFmul {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmul.toml:85 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmul.toml:88 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -240,7 +240,7 @@ impl OpFmul {
             cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmul.toml:85; form at isa-spec/spec/ops/alu/fmul.toml:90).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmul.toml:88; form at isa-spec/spec/ops/alu/fmul.toml:93).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -252,7 +252,7 @@ impl OpFmul {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e0cff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmul.toml:85; form at isa-spec/spec/ops/alu/fmul.toml:90).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmul.toml:88; form at isa-spec/spec/ops/alu/fmul.toml:93).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -262,7 +262,7 @@ impl OpFmul {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e0cff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmul.toml:85; form at isa-spec/spec/ops/alu/fmul.toml:90).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmul.toml:88; form at isa-spec/spec/ops/alu/fmul.toml:93).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -274,7 +274,7 @@ impl OpFmul {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e0cff380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmul.toml:85; form at isa-spec/spec/ops/alu/fmul.toml:90).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmul.toml:88; form at isa-spec/spec/ops/alu/fmul.toml:93).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -286,7 +286,7 @@ impl OpFmul {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e0cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmul.toml:112 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmul.toml:115 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -309,7 +309,7 @@ impl OpFmul {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fmul.toml:112; form at isa-spec/spec/ops/alu/fmul.toml:116).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fmul.toml:115; form at isa-spec/spec/ops/alu/fmul.toml:119).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -320,7 +320,7 @@ impl OpFmul {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2407ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fmul.toml:112; form at isa-spec/spec/ops/alu/fmul.toml:116).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fmul.toml:115; form at isa-spec/spec/ops/alu/fmul.toml:119).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -338,7 +338,7 @@ impl OpFmul {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2400000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fmul.toml:112; form at isa-spec/spec/ops/alu/fmul.toml:116).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fmul.toml:115; form at isa-spec/spec/ops/alu/fmul.toml:119).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -348,7 +348,7 @@ impl OpFmul {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2400000000000)))
     }
-    /// Parse one tokenized line of syntax `FMUL` (isa-spec/spec/ops/alu/fmul.toml:70); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FMUL` (isa-spec/spec/ops/alu/fmul.toml:73); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FMUL"]])?;
         let mut cur = 0usize;
@@ -466,7 +466,7 @@ impl Forms for OpFmul {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fmul.toml:70.
+    /// Spec: isa-spec/spec/ops/alu/fmul.toml:73.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -54,7 +54,7 @@ impl OpFmul2 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmul2.toml:63 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmul2.toml:66 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpFmul2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 87;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 103, 107] (isa-spec/spec/ops/alu/fmul2.toml:63; form at isa-spec/spec/ops/alu/fmul2.toml:68).
+    /// Form `rrr` on SM [100, 103, 107] (isa-spec/spec/ops/alu/fmul2.toml:66; form at isa-spec/spec/ops/alu/fmul2.toml:71).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x24a | (c.raw & 0x1fff6702cff3fffff0000000000)
@@ -124,7 +124,7 @@ impl OpFmul2 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 103, 107] (isa-spec/spec/ops/alu/fmul2.toml:63; form at isa-spec/spec/ops/alu/fmul2.toml:68).
+    /// Form `rur` on SM [100, 103, 107] (isa-spec/spec/ops/alu/fmul2.toml:66; form at isa-spec/spec/ops/alu/fmul2.toml:71).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c4a
@@ -132,7 +132,7 @@ impl OpFmul2 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmul2.toml:63 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmul2.toml:66 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -171,7 +171,7 @@ impl OpFmul2 {
             bsel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmul2.toml:63; form at isa-spec/spec/ops/alu/fmul2.toml:68).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmul2.toml:66; form at isa-spec/spec/ops/alu/fmul2.toml:71).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -180,7 +180,7 @@ impl OpFmul2 {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff6702cff3fffff0000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmul2.toml:63; form at isa-spec/spec/ops/alu/fmul2.toml:68).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmul2.toml:66; form at isa-spec/spec/ops/alu/fmul2.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -189,7 +189,7 @@ impl OpFmul2 {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff6702cff3fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `FMUL2` (isa-spec/spec/ops/alu/fmul2.toml:50); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FMUL2` (isa-spec/spec/ops/alu/fmul2.toml:53); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FMUL2"]])?;
         let mut cur = 0usize;
@@ -314,7 +314,7 @@ impl Forms for OpFmul2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fmul2.toml:50.
+    /// Spec: isa-spec/spec/ops/alu/fmul2.toml:53.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

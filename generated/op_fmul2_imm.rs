@@ -64,7 +64,7 @@ impl OpFmul2Imm {
             _ => None,
         }
     }
-    /// Form `rir` on SM [100, 103, 107] (isa-spec/spec/ops/alu/fmul2_imm.toml:51; form at isa-spec/spec/ops/alu/fmul2_imm.toml:56).
+    /// Form `rir` on SM [100, 103, 107] (isa-spec/spec/ops/alu/fmul2_imm.toml:56; form at isa-spec/spec/ops/alu/fmul2_imm.toml:61).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -125,7 +125,7 @@ impl OpFmul2Imm {
         w |= code_of(&[0, 1, 2, 4, 5, 6], self.asel.index()) << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmul2_imm.toml:51; form at isa-spec/spec/ops/alu/fmul2_imm.toml:56).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmul2_imm.toml:56; form at isa-spec/spec/ops/alu/fmul2_imm.toml:61).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -161,7 +161,7 @@ impl OpFmul2Imm {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f02cff0000000000000000)))
     }
-    /// Parse one tokenized line of syntax `FMUL2` (isa-spec/spec/ops/alu/fmul2_imm.toml:43); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FMUL2` (isa-spec/spec/ops/alu/fmul2_imm.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FMUL2"]])?;
         let mut cur = 0usize;
@@ -243,6 +243,7 @@ impl OpFmul2Imm {
 }
 impl MemOp for OpFmul2Imm {}
 impl FlowOp for OpFmul2Imm {}
+/// Spec: isa-spec/spec/ops/alu/fmul2_imm.toml:43.
 impl SchedOp for OpFmul2Imm {}
 /// Spec: isa-spec/spec/ops/alu/fmul2_imm.toml:8.
 impl Encode for OpFmul2Imm {
@@ -255,7 +256,7 @@ impl Forms for OpFmul2Imm {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fmul2_imm.toml:43.
+    /// Spec: isa-spec/spec/ops/alu/fmul2_imm.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 131072 != 0 { self.form_id(sm) } else { None };

@@ -70,7 +70,7 @@ impl OpFmul32i {
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((!self.fmz) || (!self.ftz))
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul32i.toml:59; form at isa-spec/spec/ops/alu/fmul32i.toml:59).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul32i.toml:64; form at isa-spec/spec/ops/alu/fmul32i.toml:64).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpFmul32i {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/fmul32i.toml:59; form at isa-spec/spec/ops/alu/fmul32i.toml:59).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/fmul32i.toml:64; form at isa-spec/spec/ops/alu/fmul32i.toml:64).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -101,7 +101,7 @@ impl OpFmul32i {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FMUL32I` (isa-spec/spec/ops/alu/fmul32i.toml:48); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FMUL32I` (isa-spec/spec/ops/alu/fmul32i.toml:53); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FMUL32I"]])?;
         let mut cur = 0usize;
@@ -163,6 +163,7 @@ impl OpFmul32i {
 }
 impl MemOp for OpFmul32i {}
 impl FlowOp for OpFmul32i {}
+/// Spec: isa-spec/spec/ops/alu/fmul32i.toml:48.
 impl SchedOp for OpFmul32i {}
 /// Spec: isa-spec/spec/ops/alu/fmul32i.toml:5.
 impl Encode for OpFmul32i {
@@ -175,7 +176,7 @@ impl Forms for OpFmul32i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fmul32i.toml:48.
+    /// Spec: isa-spec/spec/ops/alu/fmul32i.toml:53.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 131072 != 0 { self.form_id(sm) } else { None };

@@ -93,7 +93,7 @@ impl OpFrnd {
         ((matches!(self.ty, CvtFtype32::F32 | CvtFtype32::F16))
             || (sm_bit(sm) & 0x3fc000 != 0 && matches!(self.ty, CvtFtype32::Bf16)))
     }
-    /// What all forms of isa-spec/spec/ops/alu/frnd.toml:54 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/frnd.toml:62 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0;
@@ -107,7 +107,7 @@ impl OpFrnd {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/frnd.toml:54; form at isa-spec/spec/ops/alu/frnd.toml:59).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/frnd.toml:62; form at isa-spec/spec/ops/alu/frnd.toml:67).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -125,7 +125,7 @@ impl OpFrnd {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/frnd.toml:54; form at isa-spec/spec/ops/alu/frnd.toml:59).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/frnd.toml:62; form at isa-spec/spec/ops/alu/frnd.toml:67).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -141,7 +141,7 @@ impl OpFrnd {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/frnd.toml:54; form at isa-spec/spec/ops/alu/frnd.toml:59).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/frnd.toml:62; form at isa-spec/spec/ops/alu/frnd.toml:67).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -159,7 +159,7 @@ impl OpFrnd {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/frnd.toml:54; form at isa-spec/spec/ops/alu/frnd.toml:59).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/frnd.toml:62; form at isa-spec/spec/ops/alu/frnd.toml:67).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -171,7 +171,7 @@ impl OpFrnd {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/frnd.toml:54 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/frnd.toml:62 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -192,7 +192,7 @@ impl OpFrnd {
             sel: 0u32,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/frnd.toml:54; form at isa-spec/spec/ops/alu/frnd.toml:59).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/frnd.toml:62; form at isa-spec/spec/ops/alu/frnd.toml:67).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -208,7 +208,7 @@ impl OpFrnd {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e07ff0fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/frnd.toml:54; form at isa-spec/spec/ops/alu/frnd.toml:59).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/frnd.toml:62; form at isa-spec/spec/ops/alu/frnd.toml:67).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -222,7 +222,7 @@ impl OpFrnd {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e07ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/frnd.toml:54; form at isa-spec/spec/ops/alu/frnd.toml:59).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/frnd.toml:62; form at isa-spec/spec/ops/alu/frnd.toml:67).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -238,7 +238,7 @@ impl OpFrnd {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e07ff080000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/frnd.toml:54; form at isa-spec/spec/ops/alu/frnd.toml:59).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/frnd.toml:62; form at isa-spec/spec/ops/alu/frnd.toml:67).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -254,7 +254,7 @@ impl OpFrnd {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e07ff0fffff00ff000000)))
     }
-    /// Parse one tokenized line of syntax `FRND` (isa-spec/spec/ops/alu/frnd.toml:43); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FRND` (isa-spec/spec/ops/alu/frnd.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FRND"]])?;
         let mut cur = 0usize;
@@ -352,6 +352,7 @@ impl OpFrnd {
 }
 impl MemOp for OpFrnd {}
 impl FlowOp for OpFrnd {}
+/// Spec: isa-spec/spec/ops/alu/frnd.toml:43.
 impl SchedOp for OpFrnd {}
 /// Spec: isa-spec/spec/ops/alu/frnd.toml:3.
 impl Encode for OpFrnd {
@@ -367,7 +368,7 @@ impl Forms for OpFrnd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/frnd.toml:43.
+    /// Spec: isa-spec/spec/ops/alu/frnd.toml:51.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

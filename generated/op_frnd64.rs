@@ -74,7 +74,7 @@ impl OpFrnd64 {
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((matches!(self.ty, CvtFtype::F64)))
     }
-    /// What all forms of isa-spec/spec/ops/alu/frnd64.toml:43 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/frnd64.toml:51 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         if let SrcKind::Reg(r) = self.b.kind {
@@ -114,7 +114,7 @@ impl OpFrnd64 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:48).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/frnd64.toml:51; form at isa-spec/spec/ops/alu/frnd64.toml:56).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -131,7 +131,7 @@ impl OpFrnd64 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:48).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/frnd64.toml:51; form at isa-spec/spec/ops/alu/frnd64.toml:56).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -146,7 +146,7 @@ impl OpFrnd64 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:48).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/frnd64.toml:51; form at isa-spec/spec/ops/alu/frnd64.toml:56).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -163,7 +163,7 @@ impl OpFrnd64 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:48).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/frnd64.toml:51; form at isa-spec/spec/ops/alu/frnd64.toml:56).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -174,7 +174,7 @@ impl OpFrnd64 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/frnd64.toml:43 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/frnd64.toml:51 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -192,7 +192,7 @@ impl OpFrnd64 {
             rnd,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:48).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/frnd64.toml:51; form at isa-spec/spec/ops/alu/frnd64.toml:56).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -204,7 +204,7 @@ impl OpFrnd64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e07ff3fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:48).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/frnd64.toml:51; form at isa-spec/spec/ops/alu/frnd64.toml:56).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -214,7 +214,7 @@ impl OpFrnd64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e07ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:48).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/frnd64.toml:51; form at isa-spec/spec/ops/alu/frnd64.toml:56).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -226,7 +226,7 @@ impl OpFrnd64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e07ff380000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:48).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/frnd64.toml:51; form at isa-spec/spec/ops/alu/frnd64.toml:56).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -238,7 +238,7 @@ impl OpFrnd64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e07ff3fffff00ff000000)))
     }
-    /// Parse one tokenized line of syntax `FRND` (isa-spec/spec/ops/alu/frnd64.toml:32); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FRND` (isa-spec/spec/ops/alu/frnd64.toml:40); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FRND"]])?;
         let mut cur = 0usize;
@@ -287,6 +287,7 @@ impl OpFrnd64 {
 }
 impl MemOp for OpFrnd64 {}
 impl FlowOp for OpFrnd64 {}
+/// Spec: isa-spec/spec/ops/alu/frnd64.toml:32.
 impl SchedOp for OpFrnd64 {}
 /// Spec: isa-spec/spec/ops/alu/frnd64.toml:2.
 impl Encode for OpFrnd64 {
@@ -302,7 +303,7 @@ impl Forms for OpFrnd64 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/frnd64.toml:32.
+    /// Spec: isa-spec/spec/ops/alu/frnd64.toml:40.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

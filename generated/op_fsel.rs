@@ -47,7 +47,7 @@ impl OpFsel {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/fsel.toml:40 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fsel.toml:43 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -60,7 +60,7 @@ impl OpFsel {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsel.toml:40; form at isa-spec/spec/ops/alu/fsel.toml:45).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsel.toml:43; form at isa-spec/spec/ops/alu/fsel.toml:48).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -74,7 +74,7 @@ impl OpFsel {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsel.toml:40; form at isa-spec/spec/ops/alu/fsel.toml:45).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsel.toml:43; form at isa-spec/spec/ops/alu/fsel.toml:48).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -88,7 +88,7 @@ impl OpFsel {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fsel.toml:40; form at isa-spec/spec/ops/alu/fsel.toml:45).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fsel.toml:43; form at isa-spec/spec/ops/alu/fsel.toml:48).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -102,7 +102,7 @@ impl OpFsel {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsel.toml:40; form at isa-spec/spec/ops/alu/fsel.toml:45).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsel.toml:43; form at isa-spec/spec/ops/alu/fsel.toml:48).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c08
@@ -110,7 +110,7 @@ impl OpFsel {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fsel.toml:40 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fsel.toml:43 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -119,35 +119,35 @@ impl OpFsel {
             .with_not(bit(w, 90));
         Some(Self { d, a, b: Src::RZ, cond })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fsel.toml:40; form at isa-spec/spec/ops/alu/fsel.toml:45).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fsel.toml:43; form at isa-spec/spec/ops/alu/fsel.toml:48).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87efcff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fsel.toml:40; form at isa-spec/spec/ops/alu/fsel.toml:45).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fsel.toml:43; form at isa-spec/spec/ops/alu/fsel.toml:48).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87efcff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fsel.toml:40; form at isa-spec/spec/ops/alu/fsel.toml:45).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fsel.toml:43; form at isa-spec/spec/ops/alu/fsel.toml:48).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87efcff380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fsel.toml:40; form at isa-spec/spec/ops/alu/fsel.toml:45).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fsel.toml:43; form at isa-spec/spec/ops/alu/fsel.toml:48).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07efcff3fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `FSEL` (isa-spec/spec/ops/alu/fsel.toml:29); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FSEL` (isa-spec/spec/ops/alu/fsel.toml:32); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FSEL"]])?;
         if !rest.is_empty() {
@@ -207,7 +207,7 @@ impl Forms for OpFsel {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fsel.toml:29.
+    /// Spec: isa-spec/spec/ops/alu/fsel.toml:32.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -61,7 +61,7 @@ impl OpFset {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/fset.toml:107 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fset.toml:110 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -80,7 +80,7 @@ impl OpFset {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:112).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fset.toml:110; form at isa-spec/spec/ops/alu/fset.toml:115).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -97,7 +97,7 @@ impl OpFset {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:112).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fset.toml:110; form at isa-spec/spec/ops/alu/fset.toml:115).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -112,7 +112,7 @@ impl OpFset {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:112).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fset.toml:110; form at isa-spec/spec/ops/alu/fset.toml:115).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -129,7 +129,7 @@ impl OpFset {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:112).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fset.toml:110; form at isa-spec/spec/ops/alu/fset.toml:115).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -140,7 +140,7 @@ impl OpFset {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fset.toml:124 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fset.toml:127 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -162,7 +162,7 @@ impl OpFset {
         w |= u128::from(self.ftz) << 55;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:124; form at isa-spec/spec/ops/alu/fset.toml:128).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:127; form at isa-spec/spec/ops/alu/fset.toml:131).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5800000000000000 | (c.raw & 0x7ff0000000)
@@ -170,7 +170,7 @@ impl OpFset {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:124; form at isa-spec/spec/ops/alu/fset.toml:128).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:127; form at isa-spec/spec/ops/alu/fset.toml:131).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3000000000000000 | self.encode_e1(sm, c)?;
@@ -181,7 +181,7 @@ impl OpFset {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:124; form at isa-spec/spec/ops/alu/fset.toml:128).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:127; form at isa-spec/spec/ops/alu/fset.toml:131).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4800000000000000 | self.encode_e1(sm, c)?;
@@ -189,7 +189,7 @@ impl OpFset {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fset.toml:107 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fset.toml:110 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -215,7 +215,7 @@ impl OpFset {
             cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:112).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fset.toml:110; form at isa-spec/spec/ops/alu/fset.toml:115).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -224,14 +224,14 @@ impl OpFset {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e00ff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:112).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fset.toml:110; form at isa-spec/spec/ops/alu/fset.toml:115).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e00ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:112).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fset.toml:110; form at isa-spec/spec/ops/alu/fset.toml:115).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -240,7 +240,7 @@ impl OpFset {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e00ff380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fset.toml:107; form at isa-spec/spec/ops/alu/fset.toml:112).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fset.toml:110; form at isa-spec/spec/ops/alu/fset.toml:115).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -249,7 +249,7 @@ impl OpFset {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e00ff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fset.toml:124 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fset.toml:127 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -275,7 +275,7 @@ impl OpFset {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fset.toml:124; form at isa-spec/spec/ops/alu/fset.toml:128).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fset.toml:127; form at isa-spec/spec/ops/alu/fset.toml:131).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -284,7 +284,7 @@ impl OpFset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fset.toml:124; form at isa-spec/spec/ops/alu/fset.toml:128).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fset.toml:127; form at isa-spec/spec/ops/alu/fset.toml:131).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -300,7 +300,7 @@ impl OpFset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fset.toml:124; form at isa-spec/spec/ops/alu/fset.toml:128).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fset.toml:127; form at isa-spec/spec/ops/alu/fset.toml:131).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -317,7 +317,7 @@ impl OpFset {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `FSET` (isa-spec/spec/ops/alu/fset.toml:73).
+    /// Parse syntax `FSET` (isa-spec/spec/ops/alu/fset.toml:76).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FSET"]])?;
         let mut cur = 0usize;
@@ -375,7 +375,7 @@ impl OpFset {
         );
         parsed(op, line, ctrl, 0)
     }
-    /// Parse syntax `FSET.BF` (isa-spec/spec/ops/alu/fset.toml:79).
+    /// Parse syntax `FSET.BF` (isa-spec/spec/ops/alu/fset.toml:82).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FSET", "BF"]])?;
         let mut cur = 0usize;
@@ -484,7 +484,7 @@ impl Forms for OpFset {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fset.toml:73.
+    /// Spec: isa-spec/spec/ops/alu/fset.toml:76.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -62,7 +62,7 @@ impl OpFsetp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/fsetp.toml:69 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fsetp.toml:72 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -80,7 +80,7 @@ impl OpFsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:74).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:72; form at isa-spec/spec/ops/alu/fsetp.toml:77).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -97,7 +97,7 @@ impl OpFsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:74).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:72; form at isa-spec/spec/ops/alu/fsetp.toml:77).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -112,7 +112,7 @@ impl OpFsetp {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:74).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fsetp.toml:72; form at isa-spec/spec/ops/alu/fsetp.toml:77).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -129,7 +129,7 @@ impl OpFsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:74).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:72; form at isa-spec/spec/ops/alu/fsetp.toml:77).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -140,7 +140,7 @@ impl OpFsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fsetp.toml:87 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fsetp.toml:90 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -161,7 +161,7 @@ impl OpFsetp {
         w |= u128::from(self.a.abs) << 7;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:87; form at isa-spec/spec/ops/alu/fsetp.toml:91).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:90; form at isa-spec/spec/ops/alu/fsetp.toml:94).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5bb0000000000000 | (c.raw & 0x7ff0000000)
@@ -169,7 +169,7 @@ impl OpFsetp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:87; form at isa-spec/spec/ops/alu/fsetp.toml:91).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:90; form at isa-spec/spec/ops/alu/fsetp.toml:94).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x36b0000000000000 | self.encode_e1(sm, c)?;
@@ -180,7 +180,7 @@ impl OpFsetp {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:87; form at isa-spec/spec/ops/alu/fsetp.toml:91).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:90; form at isa-spec/spec/ops/alu/fsetp.toml:94).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4bb0000000000000 | self.encode_e1(sm, c)?;
@@ -188,7 +188,7 @@ impl OpFsetp {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fsetp.toml:69 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fsetp.toml:72 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -212,7 +212,7 @@ impl OpFsetp {
             setop,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:74).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fsetp.toml:72; form at isa-spec/spec/ops/alu/fsetp.toml:77).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -221,14 +221,14 @@ impl OpFsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80000ff3fffff0000ff0000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:74).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fsetp.toml:72; form at isa-spec/spec/ops/alu/fsetp.toml:77).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80000ff0000000000ff0000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:74).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fsetp.toml:72; form at isa-spec/spec/ops/alu/fsetp.toml:77).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -237,7 +237,7 @@ impl OpFsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80000ff380000ff00ff0000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fsetp.toml:69; form at isa-spec/spec/ops/alu/fsetp.toml:74).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fsetp.toml:72; form at isa-spec/spec/ops/alu/fsetp.toml:77).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -246,7 +246,7 @@ impl OpFsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000ff3fffff0000ff0000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fsetp.toml:87 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fsetp.toml:90 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -270,7 +270,7 @@ impl OpFsetp {
             setop,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fsetp.toml:87; form at isa-spec/spec/ops/alu/fsetp.toml:91).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fsetp.toml:90; form at isa-spec/spec/ops/alu/fsetp.toml:94).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -279,7 +279,7 @@ impl OpFsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fsetp.toml:87; form at isa-spec/spec/ops/alu/fsetp.toml:91).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fsetp.toml:90; form at isa-spec/spec/ops/alu/fsetp.toml:94).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -295,7 +295,7 @@ impl OpFsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fsetp.toml:87; form at isa-spec/spec/ops/alu/fsetp.toml:91).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fsetp.toml:90; form at isa-spec/spec/ops/alu/fsetp.toml:94).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -304,7 +304,7 @@ impl OpFsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FSETP` (isa-spec/spec/ops/alu/fsetp.toml:53); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FSETP` (isa-spec/spec/ops/alu/fsetp.toml:56); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FSETP"]])?;
         let mut cur = 0usize;
@@ -400,7 +400,7 @@ impl Forms for OpFsetp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fsetp.toml:53.
+    /// Spec: isa-spec/spec/ops/alu/fsetp.toml:56.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -49,7 +49,7 @@ impl OpFswzadd {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fswzadd.toml:63; form at isa-spec/spec/ops/alu/fswzadd.toml:63).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fswzadd.toml:68; form at isa-spec/spec/ops/alu/fswzadd.toml:68).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -72,7 +72,7 @@ impl OpFswzadd {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/fswzadd.toml:63; form at isa-spec/spec/ops/alu/fswzadd.toml:63).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/fswzadd.toml:68; form at isa-spec/spec/ops/alu/fswzadd.toml:68).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -93,7 +93,7 @@ impl OpFswzadd {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1f00ffffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `FSWZADD` (isa-spec/spec/ops/alu/fswzadd.toml:53); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FSWZADD` (isa-spec/spec/ops/alu/fswzadd.toml:58); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FSWZADD"]])?;
         let mut cur = 0usize;
@@ -138,6 +138,7 @@ impl OpFswzadd {
 }
 impl MemOp for OpFswzadd {}
 impl FlowOp for OpFswzadd {}
+/// Spec: isa-spec/spec/ops/alu/fswzadd.toml:53.
 impl SchedOp for OpFswzadd {}
 /// Spec: isa-spec/spec/ops/alu/fswzadd.toml:16.
 impl Encode for OpFswzadd {
@@ -150,7 +151,7 @@ impl Forms for OpFswzadd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fswzadd.toml:53.
+    /// Spec: isa-spec/spec/ops/alu/fswzadd.toml:58.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

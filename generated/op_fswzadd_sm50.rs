@@ -49,7 +49,7 @@ impl OpFswzaddSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fswzadd_sm50.toml:60; form at isa-spec/spec/ops/alu/fswzadd_sm50.toml:60).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fswzadd_sm50.toml:65; form at isa-spec/spec/ops/alu/fswzadd_sm50.toml:65).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -65,7 +65,7 @@ impl OpFswzaddSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/fswzadd_sm50.toml:60; form at isa-spec/spec/ops/alu/fswzadd_sm50.toml:60).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/fswzadd_sm50.toml:65; form at isa-spec/spec/ops/alu/fswzadd_sm50.toml:65).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -88,7 +88,7 @@ impl OpFswzaddSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x76e3000000000)))
     }
-    /// Parse one tokenized line of syntax `FSWZADD` (isa-spec/spec/ops/alu/fswzadd_sm50.toml:52); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FSWZADD` (isa-spec/spec/ops/alu/fswzadd_sm50.toml:57); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FSWZADD"]])?;
         let mut cur = 0usize;
@@ -153,6 +153,7 @@ impl OpFswzaddSm50 {
 }
 impl MemOp for OpFswzaddSm50 {}
 impl FlowOp for OpFswzaddSm50 {}
+/// Spec: isa-spec/spec/ops/alu/fswzadd_sm50.toml:52.
 impl SchedOp for OpFswzaddSm50 {}
 /// Spec: isa-spec/spec/ops/alu/fswzadd_sm50.toml:9.
 impl Encode for OpFswzaddSm50 {
@@ -165,7 +166,7 @@ impl Forms for OpFswzaddSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fswzadd_sm50.toml:52.
+    /// Spec: isa-spec/spec/ops/alu/fswzadd_sm50.toml:57.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -171,7 +171,7 @@ impl OpHadd2 {
     pub fn legal_f8(&self, sm: u32) -> bool {
         ((matches!(self.fmt, Hfmt::F16 | Hfmt::Bf16)))
     }
-    /// Form `rrr` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:68; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rrr` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:71; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -197,7 +197,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:83 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:86 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -212,7 +212,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:83; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rri` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:86; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -227,7 +227,7 @@ impl OpHadd2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:83; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rrc` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:86; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -245,7 +245,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80] (isa-spec/spec/ops/alu/hadd2.toml:83; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rru` on SM [75, 80] (isa-spec/spec/ops/alu/hadd2.toml:86; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -257,7 +257,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:112; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:115; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -277,7 +277,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:119 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:122 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -292,7 +292,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:119; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:122; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -302,7 +302,7 @@ impl OpHadd2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:119; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:122; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -315,7 +315,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:119; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:122; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -327,7 +327,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:128; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:131; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -351,7 +351,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:145 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:148 pack alike.
     #[inline(always)]
     fn encode_e5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -370,7 +370,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:145; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:148; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -380,7 +380,7 @@ impl OpHadd2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hadd2.toml:145; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hadd2.toml:148; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -393,7 +393,7 @@ impl OpHadd2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:145; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:148; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -405,7 +405,7 @@ impl OpHadd2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:68; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:71; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -439,7 +439,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe90ff0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:83 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:86 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -465,7 +465,7 @@ impl OpHadd2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:83; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:86; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -476,7 +476,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe90ff0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:83; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:86; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -489,7 +489,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe90ff080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:83; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:86; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -502,7 +502,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe90ff0fffff0000000000)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:112; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:115; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -535,7 +535,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe90ff0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:119 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:122 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -560,7 +560,7 @@ impl OpHadd2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:119; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:122; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -571,7 +571,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe90ff0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:119; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:122; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -584,7 +584,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe90ff080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:119; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:122; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -597,7 +597,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe90ff0fffff0000000000)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:128; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:131; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -641,7 +641,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de90ff0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:145 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:148 read alike; each sets the others.
     #[inline(always)]
     fn fields_e5(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -672,7 +672,7 @@ impl OpHadd2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:145; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:148; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e5(w, sm)?;
@@ -683,7 +683,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de90ff0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:145; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:148; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e5(w, sm)?;
@@ -701,7 +701,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de90ff080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:145; form at isa-spec/spec/ops/alu/hadd2.toml:90).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:148; form at isa-spec/spec/ops/alu/hadd2.toml:93).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e5(w, sm)?;
@@ -719,7 +719,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de90ff0fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `HADD2` (isa-spec/spec/ops/alu/hadd2.toml:57); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HADD2` (isa-spec/spec/ops/alu/hadd2.toml:60); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HADD2"]])?;
         let mut cur = 0usize;
@@ -882,7 +882,7 @@ impl Forms for OpHadd2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hadd2.toml:57.
+    /// Spec: isa-spec/spec/ops/alu/hadd2.toml:60.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };

@@ -75,7 +75,7 @@ impl OpHadd2F32 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:64; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:67; form at isa-spec/spec/ops/alu/hadd2_f32.toml:85).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:76 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:79 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:76; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
+    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:79; form at isa-spec/spec/ops/alu/hadd2_f32.toml:85).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -119,7 +119,7 @@ impl OpHadd2F32 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:76; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
+    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:79; form at isa-spec/spec/ops/alu/hadd2_f32.toml:85).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -132,7 +132,7 @@ impl OpHadd2F32 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:76; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
+    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:79; form at isa-spec/spec/ops/alu/hadd2_f32.toml:85).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -144,7 +144,7 @@ impl OpHadd2F32 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:107; form at isa-spec/spec/ops/alu/hadd2_f32.toml:85).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -164,7 +164,7 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:113 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:116 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -178,7 +178,7 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:113; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:116; form at isa-spec/spec/ops/alu/hadd2_f32.toml:85).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -188,7 +188,7 @@ impl OpHadd2F32 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hadd2_f32.toml:113; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hadd2_f32.toml:116; form at isa-spec/spec/ops/alu/hadd2_f32.toml:85).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -201,7 +201,7 @@ impl OpHadd2F32 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:113; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:116; form at isa-spec/spec/ops/alu/hadd2_f32.toml:85).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -213,7 +213,7 @@ impl OpHadd2F32 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:64; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:67; form at isa-spec/spec/ops/alu/hadd2_f32.toml:85).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -239,7 +239,7 @@ impl OpHadd2F32 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe92ff0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:76 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:79 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -260,7 +260,7 @@ impl OpHadd2F32 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:76; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:79; form at isa-spec/spec/ops/alu/hadd2_f32.toml:85).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -268,7 +268,7 @@ impl OpHadd2F32 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe92ff0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:76; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:79; form at isa-spec/spec/ops/alu/hadd2_f32.toml:85).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -278,7 +278,7 @@ impl OpHadd2F32 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe92ff080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:76; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:79; form at isa-spec/spec/ops/alu/hadd2_f32.toml:85).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -288,7 +288,7 @@ impl OpHadd2F32 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe92ff0fffff0000000000)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:107; form at isa-spec/spec/ops/alu/hadd2_f32.toml:85).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -324,7 +324,7 @@ impl OpHadd2F32 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de92ff0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:113 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:116 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -350,7 +350,7 @@ impl OpHadd2F32 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:113; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:116; form at isa-spec/spec/ops/alu/hadd2_f32.toml:85).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -358,7 +358,7 @@ impl OpHadd2F32 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de92ff0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:113; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:116; form at isa-spec/spec/ops/alu/hadd2_f32.toml:85).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -373,7 +373,7 @@ impl OpHadd2F32 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de92ff080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:113; form at isa-spec/spec/ops/alu/hadd2_f32.toml:82).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:116; form at isa-spec/spec/ops/alu/hadd2_f32.toml:85).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -388,7 +388,7 @@ impl OpHadd2F32 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de92ff0fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `HADD2` (isa-spec/spec/ops/alu/hadd2_f32.toml:54); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HADD2` (isa-spec/spec/ops/alu/hadd2_f32.toml:57); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HADD2"]])?;
         let mut cur = 0usize;
@@ -529,7 +529,7 @@ impl Forms for OpHadd2F32 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hadd2_f32.toml:54.
+    /// Spec: isa-spec/spec/ops/alu/hadd2_f32.toml:57.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 524288 != 0 { self.form_id(sm) } else { None };

@@ -270,7 +270,7 @@ impl OpHfma2 {
     pub fn legal_f7(&self, sm: u32) -> bool {
         ((!self.relu) || (self.relu && !self.sat))
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:92 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:95 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -291,7 +291,7 @@ impl OpHfma2 {
         w |= self.fmt.code_in(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:95; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -313,7 +313,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:95; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -333,7 +333,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:95; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -356,7 +356,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rur` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:95; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -373,7 +373,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rri` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:95; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -393,7 +393,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rrc` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:95; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -416,7 +416,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rru` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:95; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -433,7 +433,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:150 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:153 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -460,7 +460,7 @@ impl OpHfma2 {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:153; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -477,7 +477,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:153; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -492,7 +492,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:153; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -510,7 +510,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:153; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -527,7 +527,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rri` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:153; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -542,7 +542,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rrc` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:153; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -560,7 +560,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rru` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:153; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -577,7 +577,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:165 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:168 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -604,7 +604,7 @@ impl OpHfma2 {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:168; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -625,7 +625,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:168; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f15(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -640,7 +640,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:168; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f16(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -662,7 +662,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:168; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f17(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -683,7 +683,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:168; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f18(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -702,7 +702,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:168; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f19(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -724,7 +724,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:168; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f20(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -745,7 +745,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:187 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:190 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -772,7 +772,7 @@ impl OpHfma2 {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:190; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f21(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -793,7 +793,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:190; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f22(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -808,7 +808,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:190; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f23(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -830,7 +830,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:190; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f24(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -851,7 +851,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:190; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f25(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -870,7 +870,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:190; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f26(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -892,7 +892,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:190; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn encode_f27(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -913,7 +913,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:92 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:95 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -950,7 +950,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:95; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -973,7 +973,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffe080000fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:95; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -988,7 +988,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffe080000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:95; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1011,7 +1011,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffe08000080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:95; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1034,7 +1034,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e080000fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:95; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1055,7 +1055,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffe080000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:95; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1078,7 +1078,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffe08000080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:92; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:95; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1101,7 +1101,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e080000fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:150 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:153 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1137,7 +1137,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:153; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1160,7 +1160,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:153; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1175,7 +1175,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:153; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1198,7 +1198,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0400000080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:153; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1221,7 +1221,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:153; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1242,7 +1242,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:153; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1265,7 +1265,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0400000080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:150; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:153; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1288,7 +1288,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:165 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:168 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1324,7 +1324,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:168; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1341,7 +1341,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:168; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1356,7 +1356,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:168; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f16(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1373,7 +1373,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0000000080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:168; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f17(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1390,7 +1390,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:168; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f18(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1405,7 +1405,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:168; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f19(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1422,7 +1422,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0000000080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:165; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:168; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f20(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1439,7 +1439,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:187 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:190 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1475,7 +1475,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:190; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f21(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1497,7 +1497,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:190; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f22(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1517,7 +1517,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:190; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f23(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1539,7 +1539,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0000000080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:190; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f24(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1561,7 +1561,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:190; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f25(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1576,7 +1576,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:190; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f26(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1598,7 +1598,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0000000080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:187; form at isa-spec/spec/ops/alu/hfma2.toml:99).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:190; form at isa-spec/spec/ops/alu/hfma2.toml:102).
     #[inline(always)]
     fn parts_f27(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1620,7 +1620,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `HFMA2` (isa-spec/spec/ops/alu/hfma2.toml:80); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HFMA2` (isa-spec/spec/ops/alu/hfma2.toml:83); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HFMA2"]])?;
         let mut cur = 0usize;
@@ -1875,7 +1875,7 @@ impl Forms for OpHfma2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hfma2.toml:80.
+    /// Spec: isa-spec/spec/ops/alu/hfma2.toml:83.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -162,7 +162,7 @@ impl OpHfma2Mma {
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((!self.relu) || (self.relu && !self.sat))
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:79 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:82 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -184,7 +184,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rrr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:82; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -199,7 +199,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rir` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:82; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -212,7 +212,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rcr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:82; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -228,7 +228,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rur` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:82; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -243,7 +243,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rri` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:82; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -256,7 +256,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rrc` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:82; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -272,7 +272,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rru` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:82; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -287,7 +287,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:123 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:126 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -313,7 +313,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rrr` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:126; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -328,7 +328,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rir` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:126; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -341,7 +341,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:126; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -357,7 +357,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rur` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:126; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -372,7 +372,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rri` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:126; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -385,7 +385,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:126; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -401,7 +401,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rru` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:126; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -416,7 +416,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:79 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:82 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -446,7 +446,7 @@ impl OpHfma2Mma {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:82; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -461,7 +461,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0664c003fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:82; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -474,7 +474,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0664c000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:82; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -489,7 +489,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0664c00380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:82; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -504,7 +504,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0664c003fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:82; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -517,7 +517,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0664c000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:82; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -532,7 +532,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0664c00380000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:79; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:82; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -547,7 +547,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0664c003fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:123 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:126 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -581,7 +581,7 @@ impl OpHfma2Mma {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:126; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -596,7 +596,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0460c003fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:126; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -609,7 +609,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0460c000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:126; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -624,7 +624,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0460c00380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:126; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -639,7 +639,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0460c003fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:126; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -652,7 +652,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0460c000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:126; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -667,7 +667,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0460c00380000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:123; form at isa-spec/spec/ops/alu/hfma2_mma.toml:85).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:126; form at isa-spec/spec/ops/alu/hfma2_mma.toml:88).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -682,7 +682,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0460c003fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `HFMA2.MMA` (isa-spec/spec/ops/alu/hfma2_mma.toml:68); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HFMA2.MMA` (isa-spec/spec/ops/alu/hfma2_mma.toml:71); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HFMA2", "MMA"]])?;
         let mut cur = 0usize;
@@ -803,7 +803,7 @@ impl Forms for OpHfma2Mma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hfma2_mma.toml:68.
+    /// Spec: isa-spec/spec/ops/alu/hfma2_mma.toml:71.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -107,7 +107,7 @@ impl OpHfma2Sm50 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/hfma2_sm50.toml:70 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2_sm50.toml:78 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -119,7 +119,7 @@ impl OpHfma2Sm50 {
         w |= (self.fmt.index() as u128) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:75).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:78; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:83).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -135,7 +135,7 @@ impl OpHfma2Sm50 {
         w |= self.mz.code_in(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 37;
         Ok(w)
     }
-    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:75).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:78; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:83).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -153,7 +153,7 @@ impl OpHfma2Sm50 {
         w |= self.mz.code_in(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 57;
         Ok(w)
     }
-    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:75).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:78; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:83).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -169,7 +169,7 @@ impl OpHfma2Sm50 {
         w |= self.mz.code_in(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 57;
         Ok(w)
     }
-    /// Form `c2` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:75).
+    /// Form `c2` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:78; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:83).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -185,7 +185,7 @@ impl OpHfma2Sm50 {
         w |= self.mz.code_in(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 57;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hfma2_sm50.toml:70 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2_sm50.toml:78 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -205,7 +205,7 @@ impl OpHfma2Sm50 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:75).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:78; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:83).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -224,7 +224,7 @@ impl OpHfma2Sm50 {
         o.csel = Hswz::from_index(bits(w, 35, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x600000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:75).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:78; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:83).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -244,7 +244,7 @@ impl OpHfma2Sm50 {
         o.csel = Hswz::from_index(bits(w, 53, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:75).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:78; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:83).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -262,7 +262,7 @@ impl OpHfma2Sm50 {
         o.csel = Hswz::from_index(bits(w, 53, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:75).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:78; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:83).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -280,7 +280,7 @@ impl OpHfma2Sm50 {
         o.csel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `HFMA2` (isa-spec/spec/ops/alu/hfma2_sm50.toml:61); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HFMA2` (isa-spec/spec/ops/alu/hfma2_sm50.toml:69); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HFMA2"]])?;
         let mut cur = 0usize;
@@ -459,6 +459,7 @@ impl OpHfma2Sm50 {
 }
 impl MemOp for OpHfma2Sm50 {}
 impl FlowOp for OpHfma2Sm50 {}
+/// Spec: isa-spec/spec/ops/alu/hfma2_sm50.toml:61.
 impl SchedOp for OpHfma2Sm50 {}
 /// Spec: isa-spec/spec/ops/alu/hfma2_sm50.toml:11.
 impl Encode for OpHfma2Sm50 {
@@ -473,7 +474,7 @@ impl Forms for OpHfma2Sm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hfma2_sm50.toml:61.
+    /// Spec: isa-spec/spec/ops/alu/hfma2_sm50.toml:69.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -60,7 +60,7 @@ impl OpHgmma {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/hgmma.toml:95; form at isa-spec/spec/ops/alu/hgmma.toml:95).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/hgmma.toml:100; form at isa-spec/spec/ops/alu/hgmma.toml:100).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "desc", &self.desc, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpHgmma {
         w |= u128::from(self.sd.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hgmma.toml:95; form at isa-spec/spec/ops/alu/hgmma.toml:95).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hgmma.toml:100; form at isa-spec/spec/ops/alu/hgmma.toml:100).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -121,7 +121,7 @@ impl OpHgmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00fc400101fffffc0000000)))
     }
-    /// Parse one tokenized line of syntax `HGMMA` (isa-spec/spec/ops/alu/hgmma.toml:87); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HGMMA` (isa-spec/spec/ops/alu/hgmma.toml:92); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HGMMA"]])?;
         let mut cur = 0usize;
@@ -223,6 +223,7 @@ impl OpHgmma {
 }
 impl MemOp for OpHgmma {}
 impl FlowOp for OpHgmma {}
+/// Spec: isa-spec/spec/ops/alu/hgmma.toml:87.
 impl SchedOp for OpHgmma {}
 /// Spec: isa-spec/spec/ops/alu/hgmma.toml:25.
 impl Encode for OpHgmma {
@@ -235,7 +236,7 @@ impl Forms for OpHgmma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hgmma.toml:87.
+    /// Spec: isa-spec/spec/ops/alu/hgmma.toml:92.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_desc = false;

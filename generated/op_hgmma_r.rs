@@ -61,7 +61,7 @@ impl OpHgmmaR {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/hgmma_r.toml:76; form at isa-spec/spec/ops/alu/hgmma_r.toml:76).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/hgmma_r.toml:81; form at isa-spec/spec/ops/alu/hgmma_r.toml:81).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -87,7 +87,7 @@ impl OpHgmmaR {
         w |= u128::from(self.sd.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hgmma_r.toml:76; form at isa-spec/spec/ops/alu/hgmma_r.toml:76).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hgmma_r.toml:81; form at isa-spec/spec/ops/alu/hgmma_r.toml:81).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -122,7 +122,7 @@ impl OpHgmmaR {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00fc400301fffc000000000)))
     }
-    /// Parse one tokenized line of syntax `HGMMA` (isa-spec/spec/ops/alu/hgmma_r.toml:68); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HGMMA` (isa-spec/spec/ops/alu/hgmma_r.toml:73); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HGMMA"]])?;
         let mut cur = 0usize;
@@ -221,6 +221,7 @@ impl OpHgmmaR {
 }
 impl MemOp for OpHgmmaR {}
 impl FlowOp for OpHgmmaR {}
+/// Spec: isa-spec/spec/ops/alu/hgmma_r.toml:68.
 impl SchedOp for OpHgmmaR {}
 /// Spec: isa-spec/spec/ops/alu/hgmma_r.toml:10.
 impl Encode for OpHgmmaR {
@@ -233,7 +234,7 @@ impl Forms for OpHgmmaR {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hgmma_r.toml:68.
+    /// Spec: isa-spec/spec/ops/alu/hgmma_r.toml:73.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -73,7 +73,7 @@ impl OpHgmmaSp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/hgmma_sp.toml:95; form at isa-spec/spec/ops/alu/hgmma_sp.toml:95).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/hgmma_sp.toml:100; form at isa-spec/spec/ops/alu/hgmma_sp.toml:100).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "desc", &self.desc, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -102,7 +102,7 @@ impl OpHgmmaSp {
         w |= u128::from(self.sd.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hgmma_sp.toml:95; form at isa-spec/spec/ops/alu/hgmma_sp.toml:95).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hgmma_sp.toml:100; form at isa-spec/spec/ops/alu/hgmma_sp.toml:100).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -178,7 +178,7 @@ impl OpHgmmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00fc000101c00ffc0000000)))
     }
-    /// Parse one tokenized line of syntax `HGMMA.SP` (isa-spec/spec/ops/alu/hgmma_sp.toml:87); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HGMMA.SP` (isa-spec/spec/ops/alu/hgmma_sp.toml:92); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HGMMA", "SP"]])?;
         let mut cur = 0usize;
@@ -287,6 +287,7 @@ impl OpHgmmaSp {
 }
 impl MemOp for OpHgmmaSp {}
 impl FlowOp for OpHgmmaSp {}
+/// Spec: isa-spec/spec/ops/alu/hgmma_sp.toml:87.
 impl SchedOp for OpHgmmaSp {}
 /// Spec: isa-spec/spec/ops/alu/hgmma_sp.toml:10.
 impl Encode for OpHgmmaSp {
@@ -299,7 +300,7 @@ impl Forms for OpHgmmaSp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hgmma_sp.toml:87.
+    /// Spec: isa-spec/spec/ops/alu/hgmma_sp.toml:92.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_desc = false;

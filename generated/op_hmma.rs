@@ -57,7 +57,7 @@ impl OpHmma {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/alu/hmma.toml:81; form at isa-spec/spec/ops/alu/hmma.toml:81).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/alu/hmma.toml:87; form at isa-spec/spec/ops/alu/hmma.toml:87).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -82,7 +82,7 @@ impl OpHmma {
         w |= u128::from(self.satfinite) << 77;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmma.toml:108; form at isa-spec/spec/ops/alu/hmma.toml:108).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmma.toml:114; form at isa-spec/spec/ops/alu/hmma.toml:114).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -113,7 +113,7 @@ impl OpHmma {
         w |= (self.atype.index() as u128) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/hmma.toml:126; form at isa-spec/spec/ops/alu/hmma.toml:126).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/hmma.toml:132; form at isa-spec/spec/ops/alu/hmma.toml:132).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -138,7 +138,7 @@ impl OpHmma {
         w |= (self.atype.index() as u128) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/hmma.toml:133; form at isa-spec/spec/ops/alu/hmma.toml:133).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/hmma.toml:139; form at isa-spec/spec/ops/alu/hmma.toml:139).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -163,7 +163,7 @@ impl OpHmma {
         w |= (self.atype.index() as u128) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma.toml:81; form at isa-spec/spec/ops/alu/hmma.toml:81).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma.toml:87; form at isa-spec/spec/ops/alu/hmma.toml:87).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -193,7 +193,7 @@ impl OpHmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f386007fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma.toml:108; form at isa-spec/spec/ops/alu/hmma.toml:108).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma.toml:114; form at isa-spec/spec/ops/alu/hmma.toml:114).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -223,7 +223,7 @@ impl OpHmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f3a4007fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma.toml:126; form at isa-spec/spec/ops/alu/hmma.toml:126).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma.toml:132; form at isa-spec/spec/ops/alu/hmma.toml:132).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -253,7 +253,7 @@ impl OpHmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff073a4007fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma.toml:133; form at isa-spec/spec/ops/alu/hmma.toml:133).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma.toml:139; form at isa-spec/spec/ops/alu/hmma.toml:139).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -283,7 +283,7 @@ impl OpHmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff073a4007fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `HMMA` (isa-spec/spec/ops/alu/hmma.toml:69); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMMA` (isa-spec/spec/ops/alu/hmma.toml:75); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMMA"]])?;
         let mut cur = 0usize;
@@ -374,7 +374,7 @@ impl Forms for OpHmma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hmma.toml:69.
+    /// Spec: isa-spec/spec/ops/alu/hmma.toml:75.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

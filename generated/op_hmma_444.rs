@@ -77,7 +77,7 @@ impl OpHmma444 {
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((matches!(self.step, HmmaStep::Step0 | HmmaStep::Step1)))
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/alu/hmma_444.toml:63; form at isa-spec/spec/ops/alu/hmma_444.toml:63).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/alu/hmma_444.toml:68; form at isa-spec/spec/ops/alu/hmma_444.toml:68).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -104,7 +104,7 @@ impl OpHmma444 {
         w |= (self.step.index() as u128) << 79;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_444.toml:63; form at isa-spec/spec/ops/alu/hmma_444.toml:63).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_444.toml:68; form at isa-spec/spec/ops/alu/hmma_444.toml:68).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -137,7 +137,7 @@ impl OpHmma444 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00007fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `HMMA.444` (isa-spec/spec/ops/alu/hmma_444.toml:55); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMMA.444` (isa-spec/spec/ops/alu/hmma_444.toml:60); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMMA", "444"]])?;
         let mut cur = 0usize;
@@ -264,6 +264,7 @@ impl OpHmma444 {
 }
 impl MemOp for OpHmma444 {}
 impl FlowOp for OpHmma444 {}
+/// Spec: isa-spec/spec/ops/alu/hmma_444.toml:55.
 impl SchedOp for OpHmma444 {}
 /// Spec: isa-spec/spec/ops/alu/hmma_444.toml:7.
 impl Encode for OpHmma444 {
@@ -276,7 +277,7 @@ impl Forms for OpHmma444 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hmma_444.toml:55.
+    /// Spec: isa-spec/spec/ops/alu/hmma_444.toml:60.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

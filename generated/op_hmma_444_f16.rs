@@ -48,7 +48,7 @@ impl OpHmma444F16 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/alu/hmma_444_f16.toml:50; form at isa-spec/spec/ops/alu/hmma_444_f16.toml:50).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/alu/hmma_444_f16.toml:55; form at isa-spec/spec/ops/alu/hmma_444_f16.toml:55).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -67,7 +67,7 @@ impl OpHmma444F16 {
         w |= u128::from(self.satfinite) << 77;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_444_f16.toml:50; form at isa-spec/spec/ops/alu/hmma_444_f16.toml:50).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_444_f16.toml:55; form at isa-spec/spec/ops/alu/hmma_444_f16.toml:55).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -90,7 +90,7 @@ impl OpHmma444F16 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff80007fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `HMMA.444.F16.F16` (isa-spec/spec/ops/alu/hmma_444_f16.toml:42); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMMA.444.F16.F16` (isa-spec/spec/ops/alu/hmma_444_f16.toml:47); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMMA", "444", "F16", "F16"]])?;
         let mut cur = 0usize;
@@ -205,6 +205,7 @@ impl OpHmma444F16 {
 }
 impl MemOp for OpHmma444F16 {}
 impl FlowOp for OpHmma444F16 {}
+/// Spec: isa-spec/spec/ops/alu/hmma_444_f16.toml:42.
 impl SchedOp for OpHmma444F16 {}
 /// Spec: isa-spec/spec/ops/alu/hmma_444_f16.toml:5.
 impl Encode for OpHmma444F16 {
@@ -217,7 +218,7 @@ impl Forms for OpHmma444F16 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hmma_444_f16.toml:42.
+    /// Spec: isa-spec/spec/ops/alu/hmma_444_f16.toml:47.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -78,7 +78,7 @@ impl OpHmma884 {
             && matches!(self.types, Hmma884Type::F16F16))
             || (matches!(self.types, Hmma884Type::F32F16 | Hmma884Type::F32F32)))
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/alu/hmma_884.toml:73; form at isa-spec/spec/ops/alu/hmma_884.toml:73).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/alu/hmma_884.toml:78; form at isa-spec/spec/ops/alu/hmma_884.toml:78).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -102,7 +102,7 @@ impl OpHmma884 {
         w |= (self.step.index() as u128) << 79;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/alu/hmma_884.toml:95; form at isa-spec/spec/ops/alu/hmma_884.toml:95).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/alu/hmma_884.toml:100; form at isa-spec/spec/ops/alu/hmma_884.toml:100).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -126,7 +126,7 @@ impl OpHmma884 {
         w |= (self.step.index() as u128) << 79;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_884.toml:73; form at isa-spec/spec/ops/alu/hmma_884.toml:73).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_884.toml:78; form at isa-spec/spec/ops/alu/hmma_884.toml:78).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -161,7 +161,7 @@ impl OpHmma884 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00007fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_884.toml:95; form at isa-spec/spec/ops/alu/hmma_884.toml:95).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_884.toml:100; form at isa-spec/spec/ops/alu/hmma_884.toml:100).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -196,7 +196,7 @@ impl OpHmma884 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00007fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `HMMA.884` (isa-spec/spec/ops/alu/hmma_884.toml:64); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMMA.884` (isa-spec/spec/ops/alu/hmma_884.toml:69); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMMA", "884"]])?;
         let mut cur = 0usize;
@@ -323,6 +323,7 @@ impl OpHmma884 {
 }
 impl MemOp for OpHmma884 {}
 impl FlowOp for OpHmma884 {}
+/// Spec: isa-spec/spec/ops/alu/hmma_884.toml:64.
 impl SchedOp for OpHmma884 {}
 /// Spec: isa-spec/spec/ops/alu/hmma_884.toml:14.
 impl Encode for OpHmma884 {
@@ -335,7 +336,7 @@ impl Forms for OpHmma884 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hmma_884.toml:64.
+    /// Spec: isa-spec/spec/ops/alu/hmma_884.toml:69.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

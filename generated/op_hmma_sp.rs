@@ -61,7 +61,7 @@ impl OpHmmaSp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/hmma_sp.toml:62; form at isa-spec/spec/ops/alu/hmma_sp.toml:62).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/hmma_sp.toml:67; form at isa-spec/spec/ops/alu/hmma_sp.toml:67).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -89,7 +89,7 @@ impl OpHmmaSp {
         w |= (self.atype.index() as u128) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmma_sp.toml:99; form at isa-spec/spec/ops/alu/hmma_sp.toml:99).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmma_sp.toml:104; form at isa-spec/spec/ops/alu/hmma_sp.toml:104).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -123,7 +123,7 @@ impl OpHmmaSp {
         w |= (self.atype.index() as u128) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/hmma_sp.toml:107; form at isa-spec/spec/ops/alu/hmma_sp.toml:107).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/hmma_sp.toml:112; form at isa-spec/spec/ops/alu/hmma_sp.toml:112).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -151,7 +151,7 @@ impl OpHmmaSp {
         w |= (self.atype.index() as u128) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_sp.toml:62; form at isa-spec/spec/ops/alu/hmma_sp.toml:62).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_sp.toml:67; form at isa-spec/spec/ops/alu/hmma_sp.toml:67).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -183,7 +183,7 @@ impl OpHmmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071a4007ff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_sp.toml:99; form at isa-spec/spec/ops/alu/hmma_sp.toml:99).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_sp.toml:104; form at isa-spec/spec/ops/alu/hmma_sp.toml:104).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -215,7 +215,7 @@ impl OpHmmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1a4007ff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_sp.toml:107; form at isa-spec/spec/ops/alu/hmma_sp.toml:107).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_sp.toml:112; form at isa-spec/spec/ops/alu/hmma_sp.toml:112).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -247,7 +247,7 @@ impl OpHmmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071a4007ffc000000000000)))
     }
-    /// Parse one tokenized line of syntax `HMMA.SP` (isa-spec/spec/ops/alu/hmma_sp.toml:54); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMMA.SP` (isa-spec/spec/ops/alu/hmma_sp.toml:59); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMMA", "SP"]])?;
         let mut cur = 0usize;
@@ -318,6 +318,7 @@ impl OpHmmaSp {
 }
 impl MemOp for OpHmmaSp {}
 impl FlowOp for OpHmmaSp {}
+/// Spec: isa-spec/spec/ops/alu/hmma_sp.toml:54.
 impl SchedOp for OpHmmaSp {}
 /// Spec: isa-spec/spec/ops/alu/hmma_sp.toml:8.
 impl Encode for OpHmmaSp {
@@ -330,7 +331,7 @@ impl Forms for OpHmmaSp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hmma_sp.toml:54.
+    /// Spec: isa-spec/spec/ops/alu/hmma_sp.toml:59.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

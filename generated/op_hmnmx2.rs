@@ -103,7 +103,7 @@ impl OpHmnmx2 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/hmnmx2.toml:87 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmnmx2.toml:90 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -124,7 +124,7 @@ impl OpHmnmx2 {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:87; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:90; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -136,7 +136,7 @@ impl OpHmnmx2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:87; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:90; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -146,7 +146,7 @@ impl OpHmnmx2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:87; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:90; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -159,7 +159,7 @@ impl OpHmnmx2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:87; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:90; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -171,7 +171,7 @@ impl OpHmnmx2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hmnmx2.toml:117 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmnmx2.toml:120 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -192,7 +192,7 @@ impl OpHmnmx2 {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:117; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:120; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -204,7 +204,7 @@ impl OpHmnmx2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:117; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:120; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -214,7 +214,7 @@ impl OpHmnmx2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:117; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:120; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -227,7 +227,7 @@ impl OpHmnmx2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:117; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:120; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -239,7 +239,7 @@ impl OpHmnmx2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hmnmx2.toml:126 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmnmx2.toml:129 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -260,7 +260,7 @@ impl OpHmnmx2 {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:126; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:129; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -272,7 +272,7 @@ impl OpHmnmx2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:126; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:129; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -282,7 +282,7 @@ impl OpHmnmx2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmnmx2.toml:126; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmnmx2.toml:129; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -295,7 +295,7 @@ impl OpHmnmx2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:126; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:129; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -307,7 +307,7 @@ impl OpHmnmx2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hmnmx2.toml:87 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmnmx2.toml:90 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -334,7 +334,7 @@ impl OpHmnmx2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:87; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:90; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -344,7 +344,7 @@ impl OpHmnmx2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff05cb0ff0fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:87; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:90; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -352,7 +352,7 @@ impl OpHmnmx2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff05cb0ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:87; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:90; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -362,7 +362,7 @@ impl OpHmnmx2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff05cb0ff080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:87; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:90; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -372,7 +372,7 @@ impl OpHmnmx2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff05cb0ff0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hmnmx2.toml:117 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmnmx2.toml:120 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -399,7 +399,7 @@ impl OpHmnmx2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:117; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:120; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -409,7 +409,7 @@ impl OpHmnmx2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0ff0fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:117; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:120; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -417,7 +417,7 @@ impl OpHmnmx2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:117; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:120; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -427,7 +427,7 @@ impl OpHmnmx2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0ff080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:117; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:120; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -437,7 +437,7 @@ impl OpHmnmx2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0ff0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hmnmx2.toml:126 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmnmx2.toml:129 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -471,7 +471,7 @@ impl OpHmnmx2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:126; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:129; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -486,7 +486,7 @@ impl OpHmnmx2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0fd0fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:126; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:129; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -494,7 +494,7 @@ impl OpHmnmx2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0fd0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:126; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:129; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -509,7 +509,7 @@ impl OpHmnmx2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0fd080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:126; form at isa-spec/spec/ops/alu/hmnmx2.toml:93).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:129; form at isa-spec/spec/ops/alu/hmnmx2.toml:96).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -524,7 +524,7 @@ impl OpHmnmx2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0fd0fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `HMNMX2` (isa-spec/spec/ops/alu/hmnmx2.toml:71); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMNMX2` (isa-spec/spec/ops/alu/hmnmx2.toml:74); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMNMX2"]])?;
         let mut cur = 0usize;
@@ -717,7 +717,7 @@ impl Forms for OpHmnmx2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hmnmx2.toml:71.
+    /// Spec: isa-spec/spec/ops/alu/hmnmx2.toml:74.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

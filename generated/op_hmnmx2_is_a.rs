@@ -103,7 +103,7 @@ impl OpHmnmx2IsA {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -127,7 +127,7 @@ impl OpHmnmx2IsA {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:98).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -139,7 +139,7 @@ impl OpHmnmx2IsA {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:98).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -149,7 +149,7 @@ impl OpHmnmx2IsA {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:98).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -162,7 +162,7 @@ impl OpHmnmx2IsA {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:98).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -174,7 +174,7 @@ impl OpHmnmx2IsA {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -214,7 +214,7 @@ impl OpHmnmx2IsA {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:98).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -229,7 +229,7 @@ impl OpHmnmx2IsA {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0010fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:98).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -237,7 +237,7 @@ impl OpHmnmx2IsA {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0010000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:98).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -252,7 +252,7 @@ impl OpHmnmx2IsA {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b001080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:93; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:98).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -267,7 +267,7 @@ impl OpHmnmx2IsA {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff058b0010fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `HMNMX2` (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:74); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMNMX2` (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:79); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMNMX2"]])?;
         let mut cur = 0usize;
@@ -453,6 +453,7 @@ impl OpHmnmx2IsA {
 }
 impl MemOp for OpHmnmx2IsA {}
 impl FlowOp for OpHmnmx2IsA {}
+/// Spec: isa-spec/spec/ops/alu/hmnmx2_is_a.toml:74.
 impl SchedOp for OpHmnmx2IsA {}
 /// Spec: isa-spec/spec/ops/alu/hmnmx2_is_a.toml:6.
 impl Encode for OpHmnmx2IsA {
@@ -467,7 +468,7 @@ impl Forms for OpHmnmx2IsA {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hmnmx2_is_a.toml:74.
+    /// Spec: isa-spec/spec/ops/alu/hmnmx2_is_a.toml:79.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -98,7 +98,7 @@ impl OpHmul2 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/hmul2.toml:64 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmul2.toml:67 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -117,7 +117,7 @@ impl OpHmul2 {
         w |= self.fmt.code_in(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:71).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:67; form at isa-spec/spec/ops/alu/hmul2.toml:74).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -134,7 +134,7 @@ impl OpHmul2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:71).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:67; form at isa-spec/spec/ops/alu/hmul2.toml:74).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -149,7 +149,7 @@ impl OpHmul2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:71).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:67; form at isa-spec/spec/ops/alu/hmul2.toml:74).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -167,7 +167,7 @@ impl OpHmul2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:71).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:67; form at isa-spec/spec/ops/alu/hmul2.toml:74).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -179,7 +179,7 @@ impl OpHmul2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hmul2.toml:96 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmul2.toml:99 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -202,7 +202,7 @@ impl OpHmul2 {
         }
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:96; form at isa-spec/spec/ops/alu/hmul2.toml:71).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:99; form at isa-spec/spec/ops/alu/hmul2.toml:74).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -219,7 +219,7 @@ impl OpHmul2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:96; form at isa-spec/spec/ops/alu/hmul2.toml:71).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:99; form at isa-spec/spec/ops/alu/hmul2.toml:74).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -234,7 +234,7 @@ impl OpHmul2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmul2.toml:96; form at isa-spec/spec/ops/alu/hmul2.toml:71).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmul2.toml:99; form at isa-spec/spec/ops/alu/hmul2.toml:74).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -247,7 +247,7 @@ impl OpHmul2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:96; form at isa-spec/spec/ops/alu/hmul2.toml:71).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:99; form at isa-spec/spec/ops/alu/hmul2.toml:74).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -265,7 +265,7 @@ impl OpHmul2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hmul2.toml:64 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmul2.toml:67 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -296,7 +296,7 @@ impl OpHmul2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:71).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:67; form at isa-spec/spec/ops/alu/hmul2.toml:74).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -306,7 +306,7 @@ impl OpHmul2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe80ff0fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:71).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmul2.toml:67; form at isa-spec/spec/ops/alu/hmul2.toml:74).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -314,7 +314,7 @@ impl OpHmul2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe80ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:71).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:67; form at isa-spec/spec/ops/alu/hmul2.toml:74).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -324,7 +324,7 @@ impl OpHmul2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe80ff080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmul2.toml:64; form at isa-spec/spec/ops/alu/hmul2.toml:71).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmul2.toml:67; form at isa-spec/spec/ops/alu/hmul2.toml:74).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -334,7 +334,7 @@ impl OpHmul2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe80ff0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hmul2.toml:96 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmul2.toml:99 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -370,7 +370,7 @@ impl OpHmul2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:96; form at isa-spec/spec/ops/alu/hmul2.toml:71).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:99; form at isa-spec/spec/ops/alu/hmul2.toml:74).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -385,7 +385,7 @@ impl OpHmul2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de80ff0fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmul2.toml:96; form at isa-spec/spec/ops/alu/hmul2.toml:71).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmul2.toml:99; form at isa-spec/spec/ops/alu/hmul2.toml:74).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -393,7 +393,7 @@ impl OpHmul2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de80ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:96; form at isa-spec/spec/ops/alu/hmul2.toml:71).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:99; form at isa-spec/spec/ops/alu/hmul2.toml:74).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -408,7 +408,7 @@ impl OpHmul2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de80ff080000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmul2.toml:96; form at isa-spec/spec/ops/alu/hmul2.toml:71).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmul2.toml:99; form at isa-spec/spec/ops/alu/hmul2.toml:74).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -423,7 +423,7 @@ impl OpHmul2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7de80ff0fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `HMUL2` (isa-spec/spec/ops/alu/hmul2.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMUL2` (isa-spec/spec/ops/alu/hmul2.toml:54); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMUL2"]])?;
         let mut cur = 0usize;
@@ -585,7 +585,7 @@ impl Forms for OpHmul2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hmul2.toml:51.
+    /// Spec: isa-spec/spec/ops/alu/hmul2.toml:54.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

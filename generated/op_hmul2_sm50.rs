@@ -85,7 +85,7 @@ impl OpHmul2Sm50 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/hmul2_sm50.toml:59 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmul2_sm50.toml:67 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0;
@@ -97,7 +97,7 @@ impl OpHmul2Sm50 {
         w |= (self.fmt.index() as u128) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hmul2_sm50.toml:59; form at isa-spec/spec/ops/alu/hmul2_sm50.toml:64).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hmul2_sm50.toml:67; form at isa-spec/spec/ops/alu/hmul2_sm50.toml:72).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_NOT, sm)?;
@@ -111,7 +111,7 @@ impl OpHmul2Sm50 {
         w |= u128::from(self.sat) << 32;
         Ok(w)
     }
-    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hmul2_sm50.toml:59; form at isa-spec/spec/ops/alu/hmul2_sm50.toml:64).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hmul2_sm50.toml:67; form at isa-spec/spec/ops/alu/hmul2_sm50.toml:72).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -128,7 +128,7 @@ impl OpHmul2Sm50 {
         w |= u128::from(self.sat) << 52;
         Ok(w)
     }
-    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hmul2_sm50.toml:59; form at isa-spec/spec/ops/alu/hmul2_sm50.toml:64).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hmul2_sm50.toml:67; form at isa-spec/spec/ops/alu/hmul2_sm50.toml:72).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_NOT, sm)?;
@@ -143,7 +143,7 @@ impl OpHmul2Sm50 {
         w |= u128::from(self.b.abs) << 54;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hmul2_sm50.toml:59 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmul2_sm50.toml:67 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -166,7 +166,7 @@ impl OpHmul2Sm50 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/hmul2_sm50.toml:59; form at isa-spec/spec/ops/alu/hmul2_sm50.toml:64).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/hmul2_sm50.toml:67; form at isa-spec/spec/ops/alu/hmul2_sm50.toml:72).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -179,7 +179,7 @@ impl OpHmul2Sm50 {
         o.bsel = Hswz::from_index(bits(w, 28, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6e7e00000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/hmul2_sm50.toml:59; form at isa-spec/spec/ops/alu/hmul2_sm50.toml:64).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/hmul2_sm50.toml:67; form at isa-spec/spec/ops/alu/hmul2_sm50.toml:72).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -193,7 +193,7 @@ impl OpHmul2Sm50 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x660000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/hmul2_sm50.toml:59; form at isa-spec/spec/ops/alu/hmul2_sm50.toml:64).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/hmul2_sm50.toml:67; form at isa-spec/spec/ops/alu/hmul2_sm50.toml:72).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -206,7 +206,7 @@ impl OpHmul2Sm50 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x660000000000)))
     }
-    /// Parse one tokenized line of syntax `HMUL2` (isa-spec/spec/ops/alu/hmul2_sm50.toml:50); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMUL2` (isa-spec/spec/ops/alu/hmul2_sm50.toml:58); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMUL2"]])?;
         let mut cur = 0usize;
@@ -340,6 +340,7 @@ impl OpHmul2Sm50 {
 }
 impl MemOp for OpHmul2Sm50 {}
 impl FlowOp for OpHmul2Sm50 {}
+/// Spec: isa-spec/spec/ops/alu/hmul2_sm50.toml:50.
 impl SchedOp for OpHmul2Sm50 {}
 /// Spec: isa-spec/spec/ops/alu/hmul2_sm50.toml:9.
 impl Encode for OpHmul2Sm50 {
@@ -352,7 +353,7 @@ impl Forms for OpHmul2Sm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hmul2_sm50.toml:50.
+    /// Spec: isa-spec/spec/ops/alu/hmul2_sm50.toml:58.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -105,7 +105,7 @@ impl OpHset2 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:94; form at isa-spec/spec/ops/alu/hset2.toml:116).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:100; form at isa-spec/spec/ops/alu/hset2.toml:122).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -136,7 +136,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:109 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:115 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -156,7 +156,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:109; form at isa-spec/spec/ops/alu/hset2.toml:116).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:115; form at isa-spec/spec/ops/alu/hset2.toml:122).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -171,7 +171,7 @@ impl OpHset2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:109; form at isa-spec/spec/ops/alu/hset2.toml:116).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:115; form at isa-spec/spec/ops/alu/hset2.toml:122).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -189,7 +189,7 @@ impl OpHset2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:109; form at isa-spec/spec/ops/alu/hset2.toml:116).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:115; form at isa-spec/spec/ops/alu/hset2.toml:122).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -201,7 +201,7 @@ impl OpHset2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:137; form at isa-spec/spec/ops/alu/hset2.toml:116).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:143; form at isa-spec/spec/ops/alu/hset2.toml:122).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -226,7 +226,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:153 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:159 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -246,7 +246,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:153; form at isa-spec/spec/ops/alu/hset2.toml:116).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:159; form at isa-spec/spec/ops/alu/hset2.toml:122).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -256,7 +256,7 @@ impl OpHset2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hset2.toml:153; form at isa-spec/spec/ops/alu/hset2.toml:116).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hset2.toml:159; form at isa-spec/spec/ops/alu/hset2.toml:122).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -269,7 +269,7 @@ impl OpHset2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:153; form at isa-spec/spec/ops/alu/hset2.toml:116).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:159; form at isa-spec/spec/ops/alu/hset2.toml:122).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -281,7 +281,7 @@ impl OpHset2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:174 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:180 pack alike.
     #[inline(always)]
     fn encode_e4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -298,7 +298,7 @@ impl OpHset2 {
         w |= (self.asel.index() as u128) << 47;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:174; form at isa-spec/spec/ops/alu/hset2.toml:179).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:180; form at isa-spec/spec/ops/alu/hset2.toml:185).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -313,7 +313,7 @@ impl OpHset2 {
         w |= u128::from(self.ftz) << 50;
         Ok(w)
     }
-    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:174; form at isa-spec/spec/ops/alu/hset2.toml:179).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:180; form at isa-spec/spec/ops/alu/hset2.toml:185).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -329,7 +329,7 @@ impl OpHset2 {
         w |= u128::from(self.ftz) << 54;
         Ok(w)
     }
-    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:174; form at isa-spec/spec/ops/alu/hset2.toml:179).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:180; form at isa-spec/spec/ops/alu/hset2.toml:185).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -343,7 +343,7 @@ impl OpHset2 {
         w |= u128::from(self.b.neg) << 56;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:94; form at isa-spec/spec/ops/alu/hset2.toml:116).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:100; form at isa-spec/spec/ops/alu/hset2.toml:122).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -377,7 +377,7 @@ impl OpHset2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e001f0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:109 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:115 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -406,7 +406,7 @@ impl OpHset2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hset2.toml:109; form at isa-spec/spec/ops/alu/hset2.toml:116).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hset2.toml:115; form at isa-spec/spec/ops/alu/hset2.toml:122).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -414,7 +414,7 @@ impl OpHset2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e001f0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hset2.toml:109; form at isa-spec/spec/ops/alu/hset2.toml:116).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hset2.toml:115; form at isa-spec/spec/ops/alu/hset2.toml:122).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -424,7 +424,7 @@ impl OpHset2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e001f080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hset2.toml:109; form at isa-spec/spec/ops/alu/hset2.toml:116).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hset2.toml:115; form at isa-spec/spec/ops/alu/hset2.toml:122).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -434,7 +434,7 @@ impl OpHset2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001f0fffff0000000000)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:137; form at isa-spec/spec/ops/alu/hset2.toml:116).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:143; form at isa-spec/spec/ops/alu/hset2.toml:122).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -482,7 +482,7 @@ impl OpHset2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001c0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:153 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:159 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -520,7 +520,7 @@ impl OpHset2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hset2.toml:153; form at isa-spec/spec/ops/alu/hset2.toml:116).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hset2.toml:159; form at isa-spec/spec/ops/alu/hset2.toml:122).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -528,7 +528,7 @@ impl OpHset2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001c0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hset2.toml:153; form at isa-spec/spec/ops/alu/hset2.toml:116).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hset2.toml:159; form at isa-spec/spec/ops/alu/hset2.toml:122).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -543,7 +543,7 @@ impl OpHset2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001c080000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hset2.toml:153; form at isa-spec/spec/ops/alu/hset2.toml:116).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hset2.toml:159; form at isa-spec/spec/ops/alu/hset2.toml:122).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -558,7 +558,7 @@ impl OpHset2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e001c0fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:174 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:180 read alike; each sets the others.
     #[inline(always)]
     fn fields_e4(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -584,7 +584,7 @@ impl OpHset2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/hset2.toml:174; form at isa-spec/spec/ops/alu/hset2.toml:179).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/hset2.toml:180; form at isa-spec/spec/ops/alu/hset2.toml:185).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -597,7 +597,7 @@ impl OpHset2 {
         o.bsel = Hswz::from_index(bits(w, 28, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x700000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/hset2.toml:174; form at isa-spec/spec/ops/alu/hset2.toml:179).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/hset2.toml:180; form at isa-spec/spec/ops/alu/hset2.toml:185).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -610,7 +610,7 @@ impl OpHset2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/hset2.toml:174; form at isa-spec/spec/ops/alu/hset2.toml:179).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/hset2.toml:180; form at isa-spec/spec/ops/alu/hset2.toml:185).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -621,7 +621,7 @@ impl OpHset2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `HSET2` (isa-spec/spec/ops/alu/hset2.toml:74); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HSET2` (isa-spec/spec/ops/alu/hset2.toml:80); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HSET2"]])?;
         let mut cur = 0usize;
@@ -831,7 +831,7 @@ impl Forms for OpHset2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hset2.toml:74.
+    /// Spec: isa-spec/spec/ops/alu/hset2.toml:80.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -110,7 +110,7 @@ impl OpHsetp2 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:99; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:105; form at isa-spec/spec/ops/alu/hsetp2.toml:127).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -142,7 +142,7 @@ impl OpHsetp2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:114 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:120 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -163,7 +163,7 @@ impl OpHsetp2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:114; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:120; form at isa-spec/spec/ops/alu/hsetp2.toml:127).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -178,7 +178,7 @@ impl OpHsetp2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:114; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:120; form at isa-spec/spec/ops/alu/hsetp2.toml:127).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -196,7 +196,7 @@ impl OpHsetp2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:114; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:120; form at isa-spec/spec/ops/alu/hsetp2.toml:127).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -208,7 +208,7 @@ impl OpHsetp2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:143; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:149; form at isa-spec/spec/ops/alu/hsetp2.toml:127).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -234,7 +234,7 @@ impl OpHsetp2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:159 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:165 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -255,7 +255,7 @@ impl OpHsetp2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:159; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:165; form at isa-spec/spec/ops/alu/hsetp2.toml:127).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -265,7 +265,7 @@ impl OpHsetp2 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hsetp2.toml:159; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hsetp2.toml:165; form at isa-spec/spec/ops/alu/hsetp2.toml:127).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -278,7 +278,7 @@ impl OpHsetp2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:159; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:165; form at isa-spec/spec/ops/alu/hsetp2.toml:127).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -290,7 +290,7 @@ impl OpHsetp2 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:180 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:186 pack alike.
     #[inline(always)]
     fn encode_e4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -309,7 +309,7 @@ impl OpHsetp2 {
         w |= u128::from(self.ftz) << 6;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:180; form at isa-spec/spec/ops/alu/hsetp2.toml:185).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:186; form at isa-spec/spec/ops/alu/hsetp2.toml:191).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -323,7 +323,7 @@ impl OpHsetp2 {
         w |= u128::from(self.h_and) << 49;
         Ok(w)
     }
-    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:180; form at isa-spec/spec/ops/alu/hsetp2.toml:185).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:186; form at isa-spec/spec/ops/alu/hsetp2.toml:191).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -338,7 +338,7 @@ impl OpHsetp2 {
         w |= u128::from(self.h_and) << 53;
         Ok(w)
     }
-    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:180; form at isa-spec/spec/ops/alu/hsetp2.toml:185).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:186; form at isa-spec/spec/ops/alu/hsetp2.toml:191).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -352,7 +352,7 @@ impl OpHsetp2 {
         w |= u128::from(self.b.neg) << 56;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:99; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:105; form at isa-spec/spec/ops/alu/hsetp2.toml:127).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -388,7 +388,7 @@ impl OpHsetp2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff800001f0fffff0000ff0000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:114 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:120 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -419,7 +419,7 @@ impl OpHsetp2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:114; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:120; form at isa-spec/spec/ops/alu/hsetp2.toml:127).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -427,7 +427,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff800001f0000000000ff0000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:114; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:120; form at isa-spec/spec/ops/alu/hsetp2.toml:127).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -437,7 +437,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff800001f080000ff00ff0000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:114; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:120; form at isa-spec/spec/ops/alu/hsetp2.toml:127).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -447,7 +447,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000001f0fffff0000ff0000)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:143; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:149; form at isa-spec/spec/ops/alu/hsetp2.toml:127).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -497,7 +497,7 @@ impl OpHsetp2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000001c0fffff0000ff0000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:159 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:165 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -537,7 +537,7 @@ impl OpHsetp2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:159; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:165; form at isa-spec/spec/ops/alu/hsetp2.toml:127).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -545,7 +545,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000001c0000000000ff0000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:159; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:165; form at isa-spec/spec/ops/alu/hsetp2.toml:127).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -560,7 +560,7 @@ impl OpHsetp2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000001c080000ff00ff0000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:159; form at isa-spec/spec/ops/alu/hsetp2.toml:121).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:165; form at isa-spec/spec/ops/alu/hsetp2.toml:127).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -575,7 +575,7 @@ impl OpHsetp2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000001c0fffff0000ff0000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:180 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:186 read alike; each sets the others.
     #[inline(always)]
     fn fields_e4(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -604,7 +604,7 @@ impl OpHsetp2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:180; form at isa-spec/spec/ops/alu/hsetp2.toml:185).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:186; form at isa-spec/spec/ops/alu/hsetp2.toml:191).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -616,7 +616,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::from_index(bits(w, 28, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4000700000080)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:180; form at isa-spec/spec/ops/alu/hsetp2.toml:185).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:186; form at isa-spec/spec/ops/alu/hsetp2.toml:191).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -628,7 +628,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x80)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:180; form at isa-spec/spec/ops/alu/hsetp2.toml:185).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:186; form at isa-spec/spec/ops/alu/hsetp2.toml:191).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -640,7 +640,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x80)))
     }
-    /// Parse one tokenized line of syntax `HSETP2` (isa-spec/spec/ops/alu/hsetp2.toml:83); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HSETP2` (isa-spec/spec/ops/alu/hsetp2.toml:89); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HSETP2"]])?;
         let mut cur = 0usize;
@@ -839,7 +839,7 @@ impl Forms for OpHsetp2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/hsetp2.toml:83.
+    /// Spec: isa-spec/spec/ops/alu/hsetp2.toml:89.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

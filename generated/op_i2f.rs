@@ -120,7 +120,7 @@ impl OpI2f {
             || (sm_bit(sm) & 0x3fc000 != 0 && matches!(self.dtype, CvtFtype32::Bf16)
                 && matches!(self.stype, CvtItype32::S32 | CvtItype32::U32)))
     }
-    /// What all forms of isa-spec/spec/ops/alu/i2f.toml:57 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/i2f.toml:65 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -135,7 +135,7 @@ impl OpI2f {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:62).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:65; form at isa-spec/spec/ops/alu/i2f.toml:70).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -150,7 +150,7 @@ impl OpI2f {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:62).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:65; form at isa-spec/spec/ops/alu/i2f.toml:70).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
@@ -165,7 +165,7 @@ impl OpI2f {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:62).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/i2f.toml:65; form at isa-spec/spec/ops/alu/i2f.toml:70).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -180,7 +180,7 @@ impl OpI2f {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:62).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:65; form at isa-spec/spec/ops/alu/i2f.toml:70).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000d06
@@ -189,7 +189,7 @@ impl OpI2f {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/i2f.toml:57 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/i2f.toml:65 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -218,7 +218,7 @@ impl OpI2f {
             sel: 0u32,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:62).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/i2f.toml:65; form at isa-spec/spec/ops/alu/i2f.toml:70).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -232,7 +232,7 @@ impl OpI2f {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffcf03ffcfffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:62).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/i2f.toml:65; form at isa-spec/spec/ops/alu/i2f.toml:70).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -246,7 +246,7 @@ impl OpI2f {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffcf03ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:62).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/i2f.toml:65; form at isa-spec/spec/ops/alu/i2f.toml:70).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -260,7 +260,7 @@ impl OpI2f {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffcf03ffc80000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:62).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/i2f.toml:65; form at isa-spec/spec/ops/alu/i2f.toml:70).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -274,7 +274,7 @@ impl OpI2f {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7cf03ffcfffff00ff000000)))
     }
-    /// Parse one tokenized line of syntax `I2F` (isa-spec/spec/ops/alu/i2f.toml:45); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `I2F` (isa-spec/spec/ops/alu/i2f.toml:53); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["I2F"]])?;
         let mut cur = 0usize;
@@ -372,6 +372,7 @@ impl OpI2f {
 }
 impl MemOp for OpI2f {}
 impl FlowOp for OpI2f {}
+/// Spec: isa-spec/spec/ops/alu/i2f.toml:45.
 impl SchedOp for OpI2f {}
 /// Spec: isa-spec/spec/ops/alu/i2f.toml:3.
 impl Encode for OpI2f {
@@ -387,7 +388,7 @@ impl Forms for OpI2f {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/i2f.toml:45.
+    /// Spec: isa-spec/spec/ops/alu/i2f.toml:53.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

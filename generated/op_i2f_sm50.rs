@@ -75,7 +75,7 @@ impl OpI2fSm50 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/i2f_sm50.toml:61 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/i2f_sm50.toml:66 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0;
@@ -90,7 +90,7 @@ impl OpI2fSm50 {
         w |= self.dtype.code_in(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:66).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2f_sm50.toml:66; form at isa-spec/spec/ops/alu/i2f_sm50.toml:71).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -102,7 +102,7 @@ impl OpI2fSm50 {
         w |= u128::from(self.b.abs) << 49;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:66).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2f_sm50.toml:66; form at isa-spec/spec/ops/alu/i2f_sm50.toml:71).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpI2fSm50 {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:66).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2f_sm50.toml:66; form at isa-spec/spec/ops/alu/i2f_sm50.toml:71).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -129,7 +129,7 @@ impl OpI2fSm50 {
         w |= u128::from(self.b.abs) << 49;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/i2f_sm50.toml:61 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/i2f_sm50.toml:66 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -162,7 +162,7 @@ impl OpI2fSm50 {
             sel: 0u32,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:66).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/i2f_sm50.toml:66; form at isa-spec/spec/ops/alu/i2f_sm50.toml:71).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -175,7 +175,7 @@ impl OpI2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x5587ff000d000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:66).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/i2f_sm50.toml:66; form at isa-spec/spec/ops/alu/i2f_sm50.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -188,7 +188,7 @@ impl OpI2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x558000000d000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:66).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/i2f_sm50.toml:66; form at isa-spec/spec/ops/alu/i2f_sm50.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -201,7 +201,7 @@ impl OpI2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x558000000d000)))
     }
-    /// Parse one tokenized line of syntax `I2F` (isa-spec/spec/ops/alu/i2f_sm50.toml:50); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `I2F` (isa-spec/spec/ops/alu/i2f_sm50.toml:55); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["I2F"]])?;
         let mut cur = 0usize;
@@ -351,6 +351,7 @@ impl OpI2fSm50 {
 }
 impl MemOp for OpI2fSm50 {}
 impl FlowOp for OpI2fSm50 {}
+/// Spec: isa-spec/spec/ops/alu/i2f_sm50.toml:50.
 impl SchedOp for OpI2fSm50 {}
 /// Spec: isa-spec/spec/ops/alu/i2f_sm50.toml:5.
 impl Encode for OpI2fSm50 {
@@ -363,7 +364,7 @@ impl Forms for OpI2fSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/i2f_sm50.toml:50.
+    /// Spec: isa-spec/spec/ops/alu/i2f_sm50.toml:55.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

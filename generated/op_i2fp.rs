@@ -59,7 +59,7 @@ impl OpI2fp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/i2fp.toml:44 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/i2fp.toml:47 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -73,7 +73,7 @@ impl OpI2fp {
         w |= self.rnd.code_in(Self::NAME, "rnd", &Self::RND_CODES0, sm)? << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2fp.toml:44; form at isa-spec/spec/ops/alu/i2fp.toml:49).
+    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2fp.toml:47; form at isa-spec/spec/ops/alu/i2fp.toml:52).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x10000000000000000245
@@ -81,7 +81,7 @@ impl OpI2fp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2fp.toml:44; form at isa-spec/spec/ops/alu/i2fp.toml:49).
+    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2fp.toml:47; form at isa-spec/spec/ops/alu/i2fp.toml:52).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x10000000000000000845
@@ -89,7 +89,7 @@ impl OpI2fp {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/i2fp.toml:44; form at isa-spec/spec/ops/alu/i2fp.toml:49).
+    /// Form `rcr` on SM [86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/i2fp.toml:47; form at isa-spec/spec/ops/alu/i2fp.toml:52).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x10000000000000000a45
@@ -98,7 +98,7 @@ impl OpI2fp {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2fp.toml:44; form at isa-spec/spec/ops/alu/i2fp.toml:49).
+    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2fp.toml:47; form at isa-spec/spec/ops/alu/i2fp.toml:52).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80010000000000000000c45
@@ -106,7 +106,7 @@ impl OpI2fp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/i2fp.toml:44 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/i2fp.toml:47 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -122,35 +122,35 @@ impl OpI2fp {
         };
         Some(Self { d, b: Src::RZ, stype, rnd })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/i2fp.toml:44; form at isa-spec/spec/ops/alu/i2fp.toml:49).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/i2fp.toml:47; form at isa-spec/spec/ops/alu/i2fp.toml:52).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7cf03ffffffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/i2fp.toml:44; form at isa-spec/spec/ops/alu/i2fp.toml:49).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/i2fp.toml:47; form at isa-spec/spec/ops/alu/i2fp.toml:52).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7cf03ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/i2fp.toml:44; form at isa-spec/spec/ops/alu/i2fp.toml:49).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/i2fp.toml:47; form at isa-spec/spec/ops/alu/i2fp.toml:52).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7cf03fff80000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/i2fp.toml:44; form at isa-spec/spec/ops/alu/i2fp.toml:49).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/i2fp.toml:47; form at isa-spec/spec/ops/alu/i2fp.toml:52).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7cf03ffffffff00ff000000)))
     }
-    /// Parse one tokenized line of syntax `I2FP.F32` (isa-spec/spec/ops/alu/i2fp.toml:29); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `I2FP.F32` (isa-spec/spec/ops/alu/i2fp.toml:32); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["I2FP", "F32"]])?;
         let mut cur = 0usize;
@@ -219,7 +219,7 @@ impl Forms for OpI2fp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/i2fp.toml:29.
+    /// Spec: isa-spec/spec/ops/alu/i2fp.toml:32.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };

@@ -71,7 +71,7 @@ impl OpI2i {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/i2i.toml:59 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/i2i.toml:64 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0;
@@ -90,7 +90,7 @@ impl OpI2i {
         }
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:65).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:64; form at isa-spec/spec/ops/alu/i2i.toml:70).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -102,7 +102,7 @@ impl OpI2i {
         w |= u128::from(self.b.abs) << 49;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:65).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:64; form at isa-spec/spec/ops/alu/i2i.toml:70).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpI2i {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:65).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:64; form at isa-spec/spec/ops/alu/i2i.toml:70).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -129,7 +129,7 @@ impl OpI2i {
         w |= u128::from(self.b.abs) << 49;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/i2i.toml:59 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/i2i.toml:64 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -163,7 +163,7 @@ impl OpI2i {
             sel: 0u32,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:65).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/i2i.toml:64; form at isa-spec/spec/ops/alu/i2i.toml:70).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -176,7 +176,7 @@ impl OpI2i {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x159fff000c000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:65).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/i2i.toml:64; form at isa-spec/spec/ops/alu/i2i.toml:70).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -189,7 +189,7 @@ impl OpI2i {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x159800000c000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:65).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/i2i.toml:64; form at isa-spec/spec/ops/alu/i2i.toml:70).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -202,7 +202,7 @@ impl OpI2i {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x159800000c000)))
     }
-    /// Parse one tokenized line of syntax `I2I` (isa-spec/spec/ops/alu/i2i.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `I2I` (isa-spec/spec/ops/alu/i2i.toml:56); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["I2I"]])?;
         let mut cur = 0usize;
@@ -357,6 +357,7 @@ impl OpI2i {
 }
 impl MemOp for OpI2i {}
 impl FlowOp for OpI2i {}
+/// Spec: isa-spec/spec/ops/alu/i2i.toml:51.
 impl SchedOp for OpI2i {}
 /// Spec: isa-spec/spec/ops/alu/i2i.toml:4.
 impl Encode for OpI2i {
@@ -369,7 +370,7 @@ impl Forms for OpI2i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/i2i.toml:51.
+    /// Spec: isa-spec/spec/ops/alu/i2i.toml:56.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

@@ -43,7 +43,7 @@ impl OpI2iSat {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/i2i_sat.toml:59 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/i2i_sat.toml:62 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -53,7 +53,7 @@ impl OpI2iSat {
         w |= (self.dtype.index() as u128) << 76;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:65).
+    /// Form `rrr` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:62; form at isa-spec/spec/ops/alu/i2i_sat.toml:68).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -67,7 +67,7 @@ impl OpI2iSat {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:65).
+    /// Form `rir` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:62; form at isa-spec/spec/ops/alu/i2i_sat.toml:68).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -81,7 +81,7 @@ impl OpI2iSat {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:65).
+    /// Form `rcr` on SM [72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/i2i_sat.toml:62; form at isa-spec/spec/ops/alu/i2i_sat.toml:68).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -95,7 +95,7 @@ impl OpI2iSat {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:65).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:62; form at isa-spec/spec/ops/alu/i2i_sat.toml:68).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c38
@@ -103,7 +103,7 @@ impl OpI2iSat {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/i2i_sat.toml:59 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/i2i_sat.toml:62 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -111,35 +111,35 @@ impl OpI2iSat {
         let src: I2iSatSrc = I2iSatSrc::S32Sat;
         Some(Self { d, b: Src::RZ, dtype, src })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:65).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:62; form at isa-spec/spec/ops/alu/i2i_sat.toml:68).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffcfffffffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:65).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:62; form at isa-spec/spec/ops/alu/i2i_sat.toml:68).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffcfff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:65).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:62; form at isa-spec/spec/ops/alu/i2i_sat.toml:68).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffcffff80000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:59; form at isa-spec/spec/ops/alu/i2i_sat.toml:65).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/i2i_sat.toml:62; form at isa-spec/spec/ops/alu/i2i_sat.toml:68).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffcfffffffff00ff000000)))
     }
-    /// Parse one tokenized line of syntax `I2I` (isa-spec/spec/ops/alu/i2i_sat.toml:39); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `I2I` (isa-spec/spec/ops/alu/i2i_sat.toml:42); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["I2I"]])?;
         let mut cur = 0usize;
@@ -212,7 +212,7 @@ impl Forms for OpI2iSat {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:39.
+    /// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:42.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };

@@ -53,7 +53,7 @@ impl OpIadd {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/iadd.toml:84 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd.toml:87 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -66,7 +66,7 @@ impl OpIadd {
         w |= u128::from(self.a.neg) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:88).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:87; form at isa-spec/spec/ops/alu/iadd.toml:91).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -86,7 +86,7 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:88).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:87; form at isa-spec/spec/ops/alu/iadd.toml:91).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:88).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:87; form at isa-spec/spec/ops/alu/iadd.toml:91).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -130,7 +130,7 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/iadd.toml:109 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd.toml:112 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -143,7 +143,7 @@ impl OpIadd {
         w |= dst_field(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:109; form at isa-spec/spec/ops/alu/iadd.toml:114).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:112; form at isa-spec/spec/ops/alu/iadd.toml:117).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -153,7 +153,7 @@ impl OpIadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:109; form at isa-spec/spec/ops/alu/iadd.toml:114).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:112; form at isa-spec/spec/ops/alu/iadd.toml:117).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -162,7 +162,7 @@ impl OpIadd {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:109; form at isa-spec/spec/ops/alu/iadd.toml:114).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:112; form at isa-spec/spec/ops/alu/iadd.toml:117).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -172,7 +172,7 @@ impl OpIadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iadd.toml:84 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd.toml:87 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -190,7 +190,7 @@ impl OpIadd {
             x,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:88).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/iadd.toml:87; form at isa-spec/spec/ops/alu/iadd.toml:91).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -201,7 +201,7 @@ impl OpIadd {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x77fff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:88).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/iadd.toml:87; form at isa-spec/spec/ops/alu/iadd.toml:91).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -213,7 +213,7 @@ impl OpIadd {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x778000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/iadd.toml:84; form at isa-spec/spec/ops/alu/iadd.toml:88).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/iadd.toml:87; form at isa-spec/spec/ops/alu/iadd.toml:91).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -223,7 +223,7 @@ impl OpIadd {
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x778000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iadd.toml:109 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd.toml:112 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -241,7 +241,7 @@ impl OpIadd {
             x,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd.toml:109; form at isa-spec/spec/ops/alu/iadd.toml:114).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd.toml:112; form at isa-spec/spec/ops/alu/iadd.toml:117).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -249,14 +249,14 @@ impl OpIadd {
             .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f8ff7fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd.toml:109; form at isa-spec/spec/ops/alu/iadd.toml:114).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd.toml:112; form at isa-spec/spec/ops/alu/iadd.toml:117).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f8ff0000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd.toml:109; form at isa-spec/spec/ops/alu/iadd.toml:114).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd.toml:112; form at isa-spec/spec/ops/alu/iadd.toml:117).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -271,7 +271,7 @@ impl OpIadd {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `IADD` (isa-spec/spec/ops/alu/iadd.toml:47).
+    /// Parse syntax `IADD` (isa-spec/spec/ops/alu/iadd.toml:50).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD"]])?;
         let mut cur = 0usize;
@@ -327,7 +327,7 @@ impl OpIadd {
             );
         parsed(op, line, ctrl, raw)
     }
-    /// Parse syntax `IADD` (isa-spec/spec/ops/alu/iadd.toml:52).
+    /// Parse syntax `IADD` (isa-spec/spec/ops/alu/iadd.toml:55).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD"]])?;
         let mut cur = 0usize;
@@ -430,7 +430,7 @@ impl Forms for OpIadd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/iadd.toml:47.
+    /// Spec: isa-spec/spec/ops/alu/iadd.toml:50.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

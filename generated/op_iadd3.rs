@@ -71,7 +71,7 @@ impl OpIadd3 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/iadd3.toml:124 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd3.toml:127 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -92,7 +92,7 @@ impl OpIadd3 {
         w |= dst_field(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:129).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:127; form at isa-spec/spec/ops/alu/iadd3.toml:132).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -111,7 +111,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:129).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:127; form at isa-spec/spec/ops/alu/iadd3.toml:132).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -129,7 +129,7 @@ impl OpIadd3 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:129).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/iadd3.toml:127; form at isa-spec/spec/ops/alu/iadd3.toml:132).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -146,7 +146,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:129).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:127; form at isa-spec/spec/ops/alu/iadd3.toml:132).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -162,7 +162,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/iadd3.toml:147 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd3.toml:150 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -179,7 +179,7 @@ impl OpIadd3 {
         w |= u128::from(self.a.neg) << 51;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:147; form at isa-spec/spec/ops/alu/iadd3.toml:150).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:150; form at isa-spec/spec/ops/alu/iadd3.toml:153).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -193,7 +193,7 @@ impl OpIadd3 {
         w |= (self.mode.index() as u128) << 37;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:147; form at isa-spec/spec/ops/alu/iadd3.toml:150).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:150; form at isa-spec/spec/ops/alu/iadd3.toml:153).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -209,7 +209,7 @@ impl OpIadd3 {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:147; form at isa-spec/spec/ops/alu/iadd3.toml:150).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:150; form at isa-spec/spec/ops/alu/iadd3.toml:153).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -223,7 +223,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 50;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iadd3.toml:124 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd3.toml:127 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -254,7 +254,7 @@ impl OpIadd3 {
             csel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:129).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd3.toml:127; form at isa-spec/spec/ops/alu/iadd3.toml:132).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -262,28 +262,28 @@ impl OpIadd3 {
             .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff81f2007fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:129).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd3.toml:127; form at isa-spec/spec/ops/alu/iadd3.toml:132).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff81f2000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:129).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/iadd3.toml:127; form at isa-spec/spec/ops/alu/iadd3.toml:132).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff81f200780000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd3.toml:124; form at isa-spec/spec/ops/alu/iadd3.toml:129).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd3.toml:127; form at isa-spec/spec/ops/alu/iadd3.toml:132).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff781f2007fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iadd3.toml:147 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd3.toml:150 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -310,7 +310,7 @@ impl OpIadd3 {
             csel: HalfSel::Word,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/iadd3.toml:147; form at isa-spec/spec/ops/alu/iadd3.toml:150).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/iadd3.toml:150; form at isa-spec/spec/ops/alu/iadd3.toml:153).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -322,7 +322,7 @@ impl OpIadd3 {
         o.csel = HalfSel::from_index(bits(w, 31, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x70000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/iadd3.toml:147; form at isa-spec/spec/ops/alu/iadd3.toml:150).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/iadd3.toml:150; form at isa-spec/spec/ops/alu/iadd3.toml:153).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -335,7 +335,7 @@ impl OpIadd3 {
         o.csel = HalfSel::Word;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/iadd3.toml:147; form at isa-spec/spec/ops/alu/iadd3.toml:150).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/iadd3.toml:150; form at isa-spec/spec/ops/alu/iadd3.toml:153).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -356,7 +356,7 @@ impl OpIadd3 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `IADD3` (isa-spec/spec/ops/alu/iadd3.toml:86).
+    /// Parse syntax `IADD3` (isa-spec/spec/ops/alu/iadd3.toml:89).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3"]])?;
         if !rest.is_empty() {
@@ -419,7 +419,7 @@ impl OpIadd3 {
             );
         parsed(op, line, ctrl, raw)
     }
-    /// Parse syntax `IADD3` (isa-spec/spec/ops/alu/iadd3.toml:96).
+    /// Parse syntax `IADD3` (isa-spec/spec/ops/alu/iadd3.toml:99).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3"]])?;
         if !rest.is_empty() {
@@ -472,7 +472,7 @@ impl OpIadd3 {
             );
         parsed(op, line, ctrl, raw)
     }
-    /// Parse syntax `IADD3` (isa-spec/spec/ops/alu/iadd3.toml:101).
+    /// Parse syntax `IADD3` (isa-spec/spec/ops/alu/iadd3.toml:104).
     fn parse_syntax2(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3"]])?;
         let mut cur = 0usize;
@@ -729,7 +729,7 @@ impl Forms for OpIadd3 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/iadd3.toml:86.
+    /// Spec: isa-spec/spec/ops/alu/iadd3.toml:89.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

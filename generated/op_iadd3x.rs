@@ -85,7 +85,7 @@ impl OpIadd3x {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/iadd3x.toml:74 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd3x.toml:77 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -106,7 +106,7 @@ impl OpIadd3x {
         w |= u128::from(self.c.not) << 75;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:74; form at isa-spec/spec/ops/alu/iadd3x.toml:79).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:77; form at isa-spec/spec/ops/alu/iadd3x.toml:82).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -125,7 +125,7 @@ impl OpIadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:74; form at isa-spec/spec/ops/alu/iadd3x.toml:79).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:77; form at isa-spec/spec/ops/alu/iadd3x.toml:82).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -143,7 +143,7 @@ impl OpIadd3x {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/iadd3x.toml:74; form at isa-spec/spec/ops/alu/iadd3x.toml:79).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/iadd3x.toml:77; form at isa-spec/spec/ops/alu/iadd3x.toml:82).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -160,7 +160,7 @@ impl OpIadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:74; form at isa-spec/spec/ops/alu/iadd3x.toml:79).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:77; form at isa-spec/spec/ops/alu/iadd3x.toml:82).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -176,7 +176,7 @@ impl OpIadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iadd3x.toml:74 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd3x.toml:77 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -201,7 +201,7 @@ impl OpIadd3x {
             ci1,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:74; form at isa-spec/spec/ops/alu/iadd3x.toml:79).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:77; form at isa-spec/spec/ops/alu/iadd3x.toml:82).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -209,21 +209,21 @@ impl OpIadd3x {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80012007fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:74; form at isa-spec/spec/ops/alu/iadd3x.toml:79).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:77; form at isa-spec/spec/ops/alu/iadd3x.toml:82).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80012000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:74; form at isa-spec/spec/ops/alu/iadd3x.toml:79).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:77; form at isa-spec/spec/ops/alu/iadd3x.toml:82).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff8001200780000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:74; form at isa-spec/spec/ops/alu/iadd3x.toml:79).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:77; form at isa-spec/spec/ops/alu/iadd3x.toml:82).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -239,7 +239,7 @@ impl OpIadd3x {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `IADD3.X` (isa-spec/spec/ops/alu/iadd3x.toml:54).
+    /// Parse syntax `IADD3.X` (isa-spec/spec/ops/alu/iadd3x.toml:57).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3", "X"]])?;
         if !rest.is_empty() {
@@ -285,7 +285,7 @@ impl OpIadd3x {
         );
         parsed(op, line, ctrl, 0)
     }
-    /// Parse syntax `IADD3.X` (isa-spec/spec/ops/alu/iadd3x.toml:59).
+    /// Parse syntax `IADD3.X` (isa-spec/spec/ops/alu/iadd3x.toml:62).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3", "X"]])?;
         if !rest.is_empty() {
@@ -371,7 +371,7 @@ impl Forms for OpIadd3x {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/iadd3x.toml:54.
+    /// Spec: isa-spec/spec/ops/alu/iadd3x.toml:57.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

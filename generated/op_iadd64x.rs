@@ -49,7 +49,7 @@ impl OpIadd64x {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/iadd64x.toml:55 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd64x.toml:58 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -103,7 +103,7 @@ impl OpIadd64x {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd64x.toml:55; form at isa-spec/spec/ops/alu/iadd64x.toml:60).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd64x.toml:58; form at isa-spec/spec/ops/alu/iadd64x.toml:63).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -113,7 +113,7 @@ impl OpIadd64x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd64x.toml:55; form at isa-spec/spec/ops/alu/iadd64x.toml:60).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd64x.toml:58; form at isa-spec/spec/ops/alu/iadd64x.toml:63).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -122,7 +122,7 @@ impl OpIadd64x {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd64x.toml:55; form at isa-spec/spec/ops/alu/iadd64x.toml:60).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd64x.toml:58; form at isa-spec/spec/ops/alu/iadd64x.toml:63).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -132,7 +132,7 @@ impl OpIadd64x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iadd64x.toml:55 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd64x.toml:58 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -143,7 +143,7 @@ impl OpIadd64x {
             .with_not(bit(w, 90));
         Some(Self { d, co0, a, b: Src::RZ, ci })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd64x.toml:55; form at isa-spec/spec/ops/alu/iadd64x.toml:60).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd64x.toml:58; form at isa-spec/spec/ops/alu/iadd64x.toml:63).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -151,14 +151,14 @@ impl OpIadd64x {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071f8ff7fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd64x.toml:55; form at isa-spec/spec/ops/alu/iadd64x.toml:60).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd64x.toml:58; form at isa-spec/spec/ops/alu/iadd64x.toml:63).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071f8ff0000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd64x.toml:55; form at isa-spec/spec/ops/alu/iadd64x.toml:60).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd64x.toml:58; form at isa-spec/spec/ops/alu/iadd64x.toml:63).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -166,7 +166,7 @@ impl OpIadd64x {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071f8ff7fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `IADD.64.X` (isa-spec/spec/ops/alu/iadd64x.toml:39); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IADD.64.X` (isa-spec/spec/ops/alu/iadd64x.toml:42); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD", "64", "X"]])?;
         if !rest.is_empty() {
@@ -230,7 +230,7 @@ impl Forms for OpIadd64x {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/iadd64x.toml:39.
+    /// Spec: isa-spec/spec/ops/alu/iadd64x.toml:42.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

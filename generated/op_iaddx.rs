@@ -49,7 +49,7 @@ impl OpIaddx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/iaddx.toml:54 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iaddx.toml:57 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -63,7 +63,7 @@ impl OpIaddx {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:59).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iaddx.toml:57; form at isa-spec/spec/ops/alu/iaddx.toml:62).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -73,7 +73,7 @@ impl OpIaddx {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:59).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iaddx.toml:57; form at isa-spec/spec/ops/alu/iaddx.toml:62).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -82,7 +82,7 @@ impl OpIaddx {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:59).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iaddx.toml:57; form at isa-spec/spec/ops/alu/iaddx.toml:62).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -92,7 +92,7 @@ impl OpIaddx {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iaddx.toml:54 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iaddx.toml:57 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -103,7 +103,7 @@ impl OpIaddx {
             .with_not(bit(w, 90));
         Some(Self { d, co0, a, b: Src::RZ, ci })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:59).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iaddx.toml:57; form at isa-spec/spec/ops/alu/iaddx.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -111,14 +111,14 @@ impl OpIaddx {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071f8ff7fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:59).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iaddx.toml:57; form at isa-spec/spec/ops/alu/iaddx.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071f8ff0000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iaddx.toml:54; form at isa-spec/spec/ops/alu/iaddx.toml:59).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iaddx.toml:57; form at isa-spec/spec/ops/alu/iaddx.toml:62).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -126,7 +126,7 @@ impl OpIaddx {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071f8ff7fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `IADD.X` (isa-spec/spec/ops/alu/iaddx.toml:38); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IADD.X` (isa-spec/spec/ops/alu/iaddx.toml:41); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD", "X"]])?;
         if !rest.is_empty() {
@@ -190,7 +190,7 @@ impl Forms for OpIaddx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/iaddx.toml:38.
+    /// Spec: isa-spec/spec/ops/alu/iaddx.toml:41.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -54,7 +54,7 @@ impl OpIdp4a {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/idp4a.toml:51 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/idp4a.toml:56 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -69,7 +69,7 @@ impl OpIdp4a {
         w |= (self.btype.index() as u128) << 74;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/idp4a.toml:51; form at isa-spec/spec/ops/alu/idp4a.toml:57).
+    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/idp4a.toml:56; form at isa-spec/spec/ops/alu/idp4a.toml:62).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x226 | (c.raw & 0x1fff7ffc100ffffff0000000000)
@@ -77,7 +77,7 @@ impl OpIdp4a {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/idp4a.toml:51; form at isa-spec/spec/ops/alu/idp4a.toml:57).
+    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/idp4a.toml:56; form at isa-spec/spec/ops/alu/idp4a.toml:62).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa26 | (c.raw & 0x1fff7ffc100f80000ff00000000)
@@ -86,7 +86,7 @@ impl OpIdp4a {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/idp4a.toml:51; form at isa-spec/spec/ops/alu/idp4a.toml:57).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/idp4a.toml:56; form at isa-spec/spec/ops/alu/idp4a.toml:62).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c26
@@ -94,7 +94,7 @@ impl OpIdp4a {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/idp4a.toml:68 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/idp4a.toml:73 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -108,7 +108,7 @@ impl OpIdp4a {
         w |= (self.btype.index() as u128) << 74;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72] (isa-spec/spec/ops/alu/idp4a.toml:68; form at isa-spec/spec/ops/alu/idp4a.toml:57).
+    /// Form `rrr` on SM [70, 72] (isa-spec/spec/ops/alu/idp4a.toml:73; form at isa-spec/spec/ops/alu/idp4a.toml:62).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x226 | (c.raw & 0x1ffffffc900ffffff0000000000)
@@ -116,7 +116,7 @@ impl OpIdp4a {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72] (isa-spec/spec/ops/alu/idp4a.toml:68; form at isa-spec/spec/ops/alu/idp4a.toml:57).
+    /// Form `rcr` on SM [70, 72] (isa-spec/spec/ops/alu/idp4a.toml:73; form at isa-spec/spec/ops/alu/idp4a.toml:62).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa26 | (c.raw & 0x1ffffffc900f80000ff00000000)
@@ -125,7 +125,7 @@ impl OpIdp4a {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/idp4a.toml:82 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/idp4a.toml:87 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -139,7 +139,7 @@ impl OpIdp4a {
         w |= (self.atype.index() as u128) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [61, 62] (isa-spec/spec/ops/alu/idp4a.toml:82; form at isa-spec/spec/ops/alu/idp4a.toml:87).
+    /// Form `r` on SM [61, 62] (isa-spec/spec/ops/alu/idp4a.toml:87; form at isa-spec/spec/ops/alu/idp4a.toml:92).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x53f8000000000000 | (c.raw & 0x7ff0000000)
@@ -147,7 +147,7 @@ impl OpIdp4a {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `c` on SM [61, 62] (isa-spec/spec/ops/alu/idp4a.toml:82; form at isa-spec/spec/ops/alu/idp4a.toml:87).
+    /// Form `c` on SM [61, 62] (isa-spec/spec/ops/alu/idp4a.toml:87; form at isa-spec/spec/ops/alu/idp4a.toml:92).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x53d8000000000000 | self.encode_e2(sm, c)?;
@@ -155,7 +155,7 @@ impl OpIdp4a {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/idp4a.toml:51 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/idp4a.toml:56 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -173,28 +173,28 @@ impl OpIdp4a {
             btype,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/idp4a.toml:51; form at isa-spec/spec/ops/alu/idp4a.toml:57).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/idp4a.toml:56; form at isa-spec/spec/ops/alu/idp4a.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffc100ffffff0000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/idp4a.toml:51; form at isa-spec/spec/ops/alu/idp4a.toml:57).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/idp4a.toml:56; form at isa-spec/spec/ops/alu/idp4a.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffc100f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/idp4a.toml:51; form at isa-spec/spec/ops/alu/idp4a.toml:57).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/idp4a.toml:56; form at isa-spec/spec/ops/alu/idp4a.toml:62).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffc100ffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/idp4a.toml:68 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/idp4a.toml:73 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -211,21 +211,21 @@ impl OpIdp4a {
             btype,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/idp4a.toml:68; form at isa-spec/spec/ops/alu/idp4a.toml:57).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/idp4a.toml:73; form at isa-spec/spec/ops/alu/idp4a.toml:62).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffc900ffffff0000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/idp4a.toml:68; form at isa-spec/spec/ops/alu/idp4a.toml:57).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/idp4a.toml:73; form at isa-spec/spec/ops/alu/idp4a.toml:62).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffc900f80000ff00000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/idp4a.toml:82 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/idp4a.toml:87 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -242,21 +242,21 @@ impl OpIdp4a {
             btype,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/idp4a.toml:82; form at isa-spec/spec/ops/alu/idp4a.toml:87).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/idp4a.toml:87; form at isa-spec/spec/ops/alu/idp4a.toml:92).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/idp4a.toml:82; form at isa-spec/spec/ops/alu/idp4a.toml:87).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/idp4a.toml:87; form at isa-spec/spec/ops/alu/idp4a.toml:92).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `IDP.4A` (isa-spec/spec/ops/alu/idp4a.toml:33); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IDP.4A` (isa-spec/spec/ops/alu/idp4a.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IDP", "4A"]])?;
         let mut cur = 0usize;
@@ -321,6 +321,7 @@ impl OpIdp4a {
 }
 impl MemOp for OpIdp4a {}
 impl FlowOp for OpIdp4a {}
+/// Spec: isa-spec/spec/ops/alu/idp4a.toml:33.
 impl SchedOp for OpIdp4a {}
 /// Spec: isa-spec/spec/ops/alu/idp4a.toml:4.
 impl Encode for OpIdp4a {
@@ -339,7 +340,7 @@ impl Forms for OpIdp4a {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/idp4a.toml:33.
+    /// Spec: isa-spec/spec/ops/alu/idp4a.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -58,7 +58,7 @@ impl OpIgmma {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/igmma.toml:79; form at isa-spec/spec/ops/alu/igmma.toml:79).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/igmma.toml:84; form at isa-spec/spec/ops/alu/igmma.toml:84).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "desc", &self.desc, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -87,7 +87,7 @@ impl OpIgmma {
         w |= u128::from(self.sd.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/igmma.toml:79; form at isa-spec/spec/ops/alu/igmma.toml:79).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/igmma.toml:84; form at isa-spec/spec/ops/alu/igmma.toml:84).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -145,7 +145,7 @@ impl OpIgmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff003c500f81fffffc0000000)))
     }
-    /// Parse one tokenized line of syntax `IGMMA` (isa-spec/spec/ops/alu/igmma.toml:71); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IGMMA` (isa-spec/spec/ops/alu/igmma.toml:76); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IGMMA"]])?;
         let mut cur = 0usize;
@@ -222,6 +222,7 @@ impl OpIgmma {
 }
 impl MemOp for OpIgmma {}
 impl FlowOp for OpIgmma {}
+/// Spec: isa-spec/spec/ops/alu/igmma.toml:71.
 impl SchedOp for OpIgmma {}
 /// Spec: isa-spec/spec/ops/alu/igmma.toml:24.
 impl Encode for OpIgmma {
@@ -234,7 +235,7 @@ impl Forms for OpIgmma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/igmma.toml:71.
+    /// Spec: isa-spec/spec/ops/alu/igmma.toml:76.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_desc = false;

@@ -63,7 +63,7 @@ impl OpIgmmaR {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/igmma_r.toml:69; form at isa-spec/spec/ops/alu/igmma_r.toml:69).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/igmma_r.toml:74; form at isa-spec/spec/ops/alu/igmma_r.toml:74).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -94,7 +94,7 @@ impl OpIgmmaR {
         w |= u128::from(self.sd.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/igmma_r.toml:69; form at isa-spec/spec/ops/alu/igmma_r.toml:69).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/igmma_r.toml:74; form at isa-spec/spec/ops/alu/igmma_r.toml:74).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -154,7 +154,7 @@ impl OpIgmmaR {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff003c500f81fffc000000000)))
     }
-    /// Parse one tokenized line of syntax `IGMMA` (isa-spec/spec/ops/alu/igmma_r.toml:61); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IGMMA` (isa-spec/spec/ops/alu/igmma_r.toml:66); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IGMMA"]])?;
         let mut cur = 0usize;
@@ -234,6 +234,7 @@ impl OpIgmmaR {
 }
 impl MemOp for OpIgmmaR {}
 impl FlowOp for OpIgmmaR {}
+/// Spec: isa-spec/spec/ops/alu/igmma_r.toml:61.
 impl SchedOp for OpIgmmaR {}
 /// Spec: isa-spec/spec/ops/alu/igmma_r.toml:9.
 impl Encode for OpIgmmaR {
@@ -246,7 +247,7 @@ impl Forms for OpIgmmaR {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/igmma_r.toml:61.
+    /// Spec: isa-spec/spec/ops/alu/igmma_r.toml:66.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

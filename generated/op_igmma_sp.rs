@@ -67,7 +67,7 @@ impl OpIgmmaSp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/igmma_sp.toml:80; form at isa-spec/spec/ops/alu/igmma_sp.toml:80).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/igmma_sp.toml:85; form at isa-spec/spec/ops/alu/igmma_sp.toml:85).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "desc", &self.desc, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -100,7 +100,7 @@ impl OpIgmmaSp {
         w |= u128::from(self.sd.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/igmma_sp.toml:80; form at isa-spec/spec/ops/alu/igmma_sp.toml:80).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/igmma_sp.toml:85; form at isa-spec/spec/ops/alu/igmma_sp.toml:85).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -164,7 +164,7 @@ impl OpIgmmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff003c100f81c00ffc0000000)))
     }
-    /// Parse one tokenized line of syntax `IGMMA.SP` (isa-spec/spec/ops/alu/igmma_sp.toml:72); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IGMMA.SP` (isa-spec/spec/ops/alu/igmma_sp.toml:77); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IGMMA", "SP"]])?;
         let mut cur = 0usize;
@@ -253,6 +253,7 @@ impl OpIgmmaSp {
 }
 impl MemOp for OpIgmmaSp {}
 impl FlowOp for OpIgmmaSp {}
+/// Spec: isa-spec/spec/ops/alu/igmma_sp.toml:72.
 impl SchedOp for OpIgmmaSp {}
 /// Spec: isa-spec/spec/ops/alu/igmma_sp.toml:10.
 impl Encode for OpIgmmaSp {
@@ -265,7 +266,7 @@ impl Forms for OpIgmmaSp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/igmma_sp.toml:72.
+    /// Spec: isa-spec/spec/ops/alu/igmma_sp.toml:77.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_desc = false;

@@ -74,7 +74,7 @@ impl OpIgmmaSpR {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/igmma_sp_r.toml:85; form at isa-spec/spec/ops/alu/igmma_sp_r.toml:85).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/igmma_sp_r.toml:90; form at isa-spec/spec/ops/alu/igmma_sp_r.toml:90).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpIgmmaSpR {
         w |= u128::from(self.sd.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/igmma_sp_r.toml:85; form at isa-spec/spec/ops/alu/igmma_sp_r.toml:85).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/igmma_sp_r.toml:90; form at isa-spec/spec/ops/alu/igmma_sp_r.toml:90).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -175,7 +175,7 @@ impl OpIgmmaSpR {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff003c100f81c00c000000000)))
     }
-    /// Parse one tokenized line of syntax `IGMMA.SP` (isa-spec/spec/ops/alu/igmma_sp_r.toml:77); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IGMMA.SP` (isa-spec/spec/ops/alu/igmma_sp_r.toml:82); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IGMMA", "SP"]])?;
         let mut cur = 0usize;
@@ -267,6 +267,7 @@ impl OpIgmmaSpR {
 }
 impl MemOp for OpIgmmaSpR {}
 impl FlowOp for OpIgmmaSpR {}
+/// Spec: isa-spec/spec/ops/alu/igmma_sp_r.toml:77.
 impl SchedOp for OpIgmmaSpR {}
 /// Spec: isa-spec/spec/ops/alu/igmma_sp_r.toml:10.
 impl Encode for OpIgmmaSpR {
@@ -279,7 +280,7 @@ impl Forms for OpIgmmaSpR {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/igmma_sp_r.toml:77.
+    /// Spec: isa-spec/spec/ops/alu/igmma_sp_r.toml:82.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

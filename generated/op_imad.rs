@@ -52,7 +52,7 @@ impl OpImad {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/imad.toml:76 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imad.toml:79 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -63,7 +63,7 @@ impl OpImad {
         w |= code_of(&[1, 0], self.ty.index()) << 73;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:79; form at isa-spec/spec/ops/alu/imad.toml:84).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpImad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:79; form at isa-spec/spec/ops/alu/imad.toml:84).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -103,7 +103,7 @@ impl OpImad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad.toml:79; form at isa-spec/spec/ops/alu/imad.toml:84).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -121,7 +121,7 @@ impl OpImad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:79; form at isa-spec/spec/ops/alu/imad.toml:84).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -138,7 +138,7 @@ impl OpImad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:79; form at isa-spec/spec/ops/alu/imad.toml:84).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -157,7 +157,7 @@ impl OpImad {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad.toml:79; form at isa-spec/spec/ops/alu/imad.toml:84).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -175,7 +175,7 @@ impl OpImad {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:79; form at isa-spec/spec/ops/alu/imad.toml:84).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -192,7 +192,7 @@ impl OpImad {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imad.toml:76 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imad.toml:79 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -210,7 +210,7 @@ impl OpImad {
             ty,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad.toml:79; form at isa-spec/spec/ops/alu/imad.toml:84).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -219,7 +219,7 @@ impl OpImad {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff100ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad.toml:79; form at isa-spec/spec/ops/alu/imad.toml:84).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -228,7 +228,7 @@ impl OpImad {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff1000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad.toml:79; form at isa-spec/spec/ops/alu/imad.toml:84).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -237,7 +237,7 @@ impl OpImad {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff100f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad.toml:79; form at isa-spec/spec/ops/alu/imad.toml:84).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -246,7 +246,7 @@ impl OpImad {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff100ffffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/imad.toml:79; form at isa-spec/spec/ops/alu/imad.toml:84).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -254,7 +254,7 @@ impl OpImad {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff9000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad.toml:79; form at isa-spec/spec/ops/alu/imad.toml:84).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -262,7 +262,7 @@ impl OpImad {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff900780000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad.toml:76; form at isa-spec/spec/ops/alu/imad.toml:81).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad.toml:79; form at isa-spec/spec/ops/alu/imad.toml:84).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -270,7 +270,7 @@ impl OpImad {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff9007fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/alu/imad.toml:34); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/alu/imad.toml:37); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(
             &line.parts,
@@ -349,7 +349,7 @@ impl Forms for OpImad {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/imad.toml:34.
+    /// Spec: isa-spec/spec/ops/alu/imad.toml:37.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -56,7 +56,7 @@ impl OpImadHi {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/imad_hi.toml:61 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imad_hi.toml:64 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -69,7 +69,7 @@ impl OpImadHi {
         w |= dst_field(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:67).
+    /// Form `rrr` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:64; form at isa-spec/spec/ops/alu/imad_hi.toml:70).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -86,7 +86,7 @@ impl OpImadHi {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:67).
+    /// Form `rir` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:64; form at isa-spec/spec/ops/alu/imad_hi.toml:70).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -103,7 +103,7 @@ impl OpImadHi {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:67).
+    /// Form `rcr` on SM [72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_hi.toml:64; form at isa-spec/spec/ops/alu/imad_hi.toml:70).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -120,7 +120,7 @@ impl OpImadHi {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:67).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:64; form at isa-spec/spec/ops/alu/imad_hi.toml:70).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c27
@@ -130,7 +130,7 @@ impl OpImadHi {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:67).
+    /// Form `rrc` on SM [72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_hi.toml:64; form at isa-spec/spec/ops/alu/imad_hi.toml:70).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -147,7 +147,7 @@ impl OpImadHi {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:67).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:64; form at isa-spec/spec/ops/alu/imad_hi.toml:70).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000e27
@@ -157,7 +157,7 @@ impl OpImadHi {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imad_hi.toml:61 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imad_hi.toml:64 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -177,7 +177,7 @@ impl OpImadHi {
             ty,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:67).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:64; form at isa-spec/spec/ops/alu/imad_hi.toml:70).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -186,7 +186,7 @@ impl OpImadHi {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f100ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:67).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:64; form at isa-spec/spec/ops/alu/imad_hi.toml:70).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -195,7 +195,7 @@ impl OpImadHi {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f1000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:67).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:64; form at isa-spec/spec/ops/alu/imad_hi.toml:70).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -204,7 +204,7 @@ impl OpImadHi {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f100f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:67).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:64; form at isa-spec/spec/ops/alu/imad_hi.toml:70).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -213,7 +213,7 @@ impl OpImadHi {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f100ffffff0000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:67).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:64; form at isa-spec/spec/ops/alu/imad_hi.toml:70).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -221,7 +221,7 @@ impl OpImadHi {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f900780000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:61; form at isa-spec/spec/ops/alu/imad_hi.toml:67).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:64; form at isa-spec/spec/ops/alu/imad_hi.toml:70).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -229,7 +229,7 @@ impl OpImadHi {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f9007fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `IMAD.HI` (isa-spec/spec/ops/alu/imad_hi.toml:39); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD.HI` (isa-spec/spec/ops/alu/imad_hi.toml:42); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMAD", "HI"]])?;
         let mut cur = 0usize;
@@ -322,7 +322,7 @@ impl Forms for OpImadHi {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/imad_hi.toml:39.
+    /// Spec: isa-spec/spec/ops/alu/imad_hi.toml:42.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -57,7 +57,7 @@ impl OpImadPoSm50 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/imad_po_sm50.toml:66 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imad_po_sm50.toml:71 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -78,7 +78,7 @@ impl OpImadPoSm50 {
         w |= u128::from(self.hi) << 54;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:71).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:71; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:76).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5a18000000000000 | (c.raw & 0x7ff0000000)
@@ -87,7 +87,7 @@ impl OpImadPoSm50 {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:71).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:71; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:76).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3418000000000000 | self.encode_e0(sm, c)?;
@@ -99,7 +99,7 @@ impl OpImadPoSm50 {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:71).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:71; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:76).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4a18000000000000 | self.encode_e0(sm, c)?;
@@ -108,7 +108,7 @@ impl OpImadPoSm50 {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:71).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:71; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:76).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5218000000000000 | self.encode_e0(sm, c)?;
@@ -117,7 +117,7 @@ impl OpImadPoSm50 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imad_po_sm50.toml:66 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imad_po_sm50.toml:71 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -147,7 +147,7 @@ impl OpImadPoSm50 {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:71).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:71; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:76).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -155,7 +155,7 @@ impl OpImadPoSm50 {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:71).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:71; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:76).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -165,7 +165,7 @@ impl OpImadPoSm50 {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:71).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:71; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:76).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -173,7 +173,7 @@ impl OpImadPoSm50 {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:71).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:71; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:76).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -181,7 +181,7 @@ impl OpImadPoSm50 {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/alu/imad_po_sm50.toml:54); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/alu/imad_po_sm50.toml:59); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMAD"]])?;
         let mut cur = 0usize;
@@ -269,6 +269,7 @@ impl OpImadPoSm50 {
 }
 impl MemOp for OpImadPoSm50 {}
 impl FlowOp for OpImadPoSm50 {}
+/// Spec: isa-spec/spec/ops/alu/imad_po_sm50.toml:54.
 impl SchedOp for OpImadPoSm50 {}
 /// Spec: isa-spec/spec/ops/alu/imad_po_sm50.toml:5.
 impl Encode for OpImadPoSm50 {
@@ -283,7 +284,7 @@ impl Forms for OpImadPoSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/imad_po_sm50.toml:54.
+    /// Spec: isa-spec/spec/ops/alu/imad_po_sm50.toml:59.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -55,7 +55,7 @@ impl OpImadSm50 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/imad_sm50.toml:86 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imad_sm50.toml:91 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -77,7 +77,7 @@ impl OpImadSm50 {
         w |= u128::from(self.hi) << 54;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:91).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:91; form at isa-spec/spec/ops/alu/imad_sm50.toml:96).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5a00000000000000 | (c.raw & 0x7ff0000000)
@@ -96,7 +96,7 @@ impl OpImadSm50 {
         }
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:91).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:91; form at isa-spec/spec/ops/alu/imad_sm50.toml:96).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3400000000000000 | self.encode_e0(sm, c)?;
@@ -118,7 +118,7 @@ impl OpImadSm50 {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:91).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:91; form at isa-spec/spec/ops/alu/imad_sm50.toml:96).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4a00000000000000 | self.encode_e0(sm, c)?;
@@ -137,7 +137,7 @@ impl OpImadSm50 {
         }
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:91).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:91; form at isa-spec/spec/ops/alu/imad_sm50.toml:96).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5200000000000000 | self.encode_e0(sm, c)?;
@@ -156,7 +156,7 @@ impl OpImadSm50 {
         }
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imad_sm50.toml:86 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imad_sm50.toml:91 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -185,7 +185,7 @@ impl OpImadSm50 {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:91).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:91; form at isa-spec/spec/ops/alu/imad_sm50.toml:96).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x18000000000000 == 0x18000000000000 && w & 0 == 0 {
@@ -197,7 +197,7 @@ impl OpImadSm50 {
             .with_neg(bit(w, 51));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:91).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:91; form at isa-spec/spec/ops/alu/imad_sm50.toml:96).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x18000000000000 == 0x18000000000000 && w & 0 == 0 {
@@ -211,7 +211,7 @@ impl OpImadSm50 {
             .with_neg(bit(w, 51));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:91).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:91; form at isa-spec/spec/ops/alu/imad_sm50.toml:96).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x18000000000000 == 0x18000000000000 && w & 0 == 0 {
@@ -223,7 +223,7 @@ impl OpImadSm50 {
             .with_neg(bit(w, 51));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:91).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:91; form at isa-spec/spec/ops/alu/imad_sm50.toml:96).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x18000000000000 == 0x18000000000000 && w & 0 == 0 {
@@ -234,7 +234,7 @@ impl OpImadSm50 {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 51));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/alu/imad_sm50.toml:59); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/alu/imad_sm50.toml:64); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMAD"]])?;
         let mut cur = 0usize;
@@ -345,6 +345,7 @@ impl OpImadSm50 {
 }
 impl MemOp for OpImadSm50 {}
 impl FlowOp for OpImadSm50 {}
+/// Spec: isa-spec/spec/ops/alu/imad_sm50.toml:59.
 impl SchedOp for OpImadSm50 {}
 /// Spec: isa-spec/spec/ops/alu/imad_sm50.toml:7.
 impl Encode for OpImadSm50 {
@@ -359,7 +360,7 @@ impl Forms for OpImadSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/imad_sm50.toml:59.
+    /// Spec: isa-spec/spec/ops/alu/imad_sm50.toml:64.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

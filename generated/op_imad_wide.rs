@@ -56,7 +56,7 @@ impl OpImadWide {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/imad_wide.toml:60 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imad_wide.toml:63 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpImadWide {
         w |= dst_field(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:65).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:63; form at isa-spec/spec/ops/alu/imad_wide.toml:68).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -114,7 +114,7 @@ impl OpImadWide {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:65).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:63; form at isa-spec/spec/ops/alu/imad_wide.toml:68).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -133,7 +133,7 @@ impl OpImadWide {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:65).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide.toml:63; form at isa-spec/spec/ops/alu/imad_wide.toml:68).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -150,7 +150,7 @@ impl OpImadWide {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:65).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:63; form at isa-spec/spec/ops/alu/imad_wide.toml:68).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -166,7 +166,7 @@ impl OpImadWide {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:65).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide.toml:63; form at isa-spec/spec/ops/alu/imad_wide.toml:68).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -183,7 +183,7 @@ impl OpImadWide {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:65).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:63; form at isa-spec/spec/ops/alu/imad_wide.toml:68).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -199,7 +199,7 @@ impl OpImadWide {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imad_wide.toml:60 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imad_wide.toml:63 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -219,7 +219,7 @@ impl OpImadWide {
             ty,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:65).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:63; form at isa-spec/spec/ops/alu/imad_wide.toml:68).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -228,7 +228,7 @@ impl OpImadWide {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f100ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:65).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:63; form at isa-spec/spec/ops/alu/imad_wide.toml:68).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -237,7 +237,7 @@ impl OpImadWide {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f1000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:65).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:63; form at isa-spec/spec/ops/alu/imad_wide.toml:68).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -246,7 +246,7 @@ impl OpImadWide {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f100f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:65).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:63; form at isa-spec/spec/ops/alu/imad_wide.toml:68).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -255,7 +255,7 @@ impl OpImadWide {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f100ffffff0000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:65).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:63; form at isa-spec/spec/ops/alu/imad_wide.toml:68).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -263,7 +263,7 @@ impl OpImadWide {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f900780000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:60; form at isa-spec/spec/ops/alu/imad_wide.toml:65).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:63; form at isa-spec/spec/ops/alu/imad_wide.toml:68).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -271,7 +271,7 @@ impl OpImadWide {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f9007fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `IMAD.WIDE` (isa-spec/spec/ops/alu/imad_wide.toml:40); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD.WIDE` (isa-spec/spec/ops/alu/imad_wide.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMAD", "WIDE"]])?;
         let mut cur = 0usize;
@@ -363,7 +363,7 @@ impl Forms for OpImadWide {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/imad_wide.toml:40.
+    /// Spec: isa-spec/spec/ops/alu/imad_wide.toml:43.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -76,7 +76,7 @@ impl OpImadWideX {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/imad_wide_x.toml:66 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imad_wide_x.toml:69 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -119,7 +119,7 @@ impl OpImadWideX {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:69; form at isa-spec/spec/ops/alu/imad_wide_x.toml:74).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -138,7 +138,7 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:69; form at isa-spec/spec/ops/alu/imad_wide_x.toml:74).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -157,7 +157,7 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide_x.toml:69; form at isa-spec/spec/ops/alu/imad_wide_x.toml:74).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -174,7 +174,7 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:69; form at isa-spec/spec/ops/alu/imad_wide_x.toml:74).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -190,7 +190,7 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide_x.toml:69; form at isa-spec/spec/ops/alu/imad_wide_x.toml:74).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -207,7 +207,7 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:69; form at isa-spec/spec/ops/alu/imad_wide_x.toml:74).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -223,7 +223,7 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imad_wide_x.toml:66 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imad_wide_x.toml:69 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -248,7 +248,7 @@ impl OpImadWideX {
             x,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:69; form at isa-spec/spec/ops/alu/imad_wide_x.toml:74).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -257,7 +257,7 @@ impl OpImadWideX {
             .with_not(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff871f100ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:69; form at isa-spec/spec/ops/alu/imad_wide_x.toml:74).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -266,7 +266,7 @@ impl OpImadWideX {
             .with_not(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff871f1000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:69; form at isa-spec/spec/ops/alu/imad_wide_x.toml:74).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -275,7 +275,7 @@ impl OpImadWideX {
             .with_not(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff871f100f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:69; form at isa-spec/spec/ops/alu/imad_wide_x.toml:74).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -284,7 +284,7 @@ impl OpImadWideX {
             .with_not(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071f100ffffff0000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:69; form at isa-spec/spec/ops/alu/imad_wide_x.toml:74).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -292,7 +292,7 @@ impl OpImadWideX {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff871f900780000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:66; form at isa-spec/spec/ops/alu/imad_wide_x.toml:71).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:69; form at isa-spec/spec/ops/alu/imad_wide_x.toml:74).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -300,7 +300,7 @@ impl OpImadWideX {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071f9007fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `IMAD.WIDE` (isa-spec/spec/ops/alu/imad_wide_x.toml:49); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD.WIDE` (isa-spec/spec/ops/alu/imad_wide_x.toml:52); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMAD", "WIDE"]])?;
         let mut cur = 0usize;
@@ -392,7 +392,7 @@ impl Forms for OpImadWideX {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/imad_wide_x.toml:49.
+    /// Spec: isa-spec/spec/ops/alu/imad_wide_x.toml:52.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -77,7 +77,7 @@ impl OpImadx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/imadx.toml:55 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imadx.toml:58 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -92,7 +92,7 @@ impl OpImadx {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:58; form at isa-spec/spec/ops/alu/imadx.toml:63).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -112,7 +112,7 @@ impl OpImadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:58; form at isa-spec/spec/ops/alu/imadx.toml:63).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -132,7 +132,7 @@ impl OpImadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imadx.toml:58; form at isa-spec/spec/ops/alu/imadx.toml:63).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -150,7 +150,7 @@ impl OpImadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:58; form at isa-spec/spec/ops/alu/imadx.toml:63).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -167,7 +167,7 @@ impl OpImadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:58; form at isa-spec/spec/ops/alu/imadx.toml:63).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -186,7 +186,7 @@ impl OpImadx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imadx.toml:58; form at isa-spec/spec/ops/alu/imadx.toml:63).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -204,7 +204,7 @@ impl OpImadx {
         w |= u128::from(self.c.not) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:58; form at isa-spec/spec/ops/alu/imadx.toml:63).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -221,7 +221,7 @@ impl OpImadx {
         w |= u128::from(self.c.not) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imadx.toml:55 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imadx.toml:58 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -244,7 +244,7 @@ impl OpImadx {
             x,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imadx.toml:58; form at isa-spec/spec/ops/alu/imadx.toml:63).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -253,7 +253,7 @@ impl OpImadx {
             .with_not(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ff100ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imadx.toml:58; form at isa-spec/spec/ops/alu/imadx.toml:63).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -262,7 +262,7 @@ impl OpImadx {
             .with_not(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ff1000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imadx.toml:58; form at isa-spec/spec/ops/alu/imadx.toml:63).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -271,7 +271,7 @@ impl OpImadx {
             .with_not(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ff100f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imadx.toml:58; form at isa-spec/spec/ops/alu/imadx.toml:63).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -280,7 +280,7 @@ impl OpImadx {
             .with_not(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ff100ffffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/imadx.toml:58; form at isa-spec/spec/ops/alu/imadx.toml:63).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -288,7 +288,7 @@ impl OpImadx {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ff9000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imadx.toml:58; form at isa-spec/spec/ops/alu/imadx.toml:63).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -296,7 +296,7 @@ impl OpImadx {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ff900780000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imadx.toml:55; form at isa-spec/spec/ops/alu/imadx.toml:60).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imadx.toml:58; form at isa-spec/spec/ops/alu/imadx.toml:63).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -304,7 +304,7 @@ impl OpImadx {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ff9007fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/alu/imadx.toml:43); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/alu/imadx.toml:46); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMAD"]])?;
         let mut cur = 0usize;
@@ -384,7 +384,7 @@ impl Forms for OpImadx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/imadx.toml:43.
+    /// Spec: isa-spec/spec/ops/alu/imadx.toml:46.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -127,7 +127,7 @@ impl OpImma {
     pub fn legal_f1(&self, sm: u32) -> bool {
         (true)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/alu/imma.toml:93; form at isa-spec/spec/ops/alu/imma.toml:93).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/alu/imma.toml:99; form at isa-spec/spec/ops/alu/imma.toml:99).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -162,7 +162,7 @@ impl OpImma {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/imma.toml:128; form at isa-spec/spec/ops/alu/imma.toml:128).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/imma.toml:134; form at isa-spec/spec/ops/alu/imma.toml:134).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -204,7 +204,7 @@ impl OpImma {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/imma.toml:150; form at isa-spec/spec/ops/alu/imma.toml:150).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/imma.toml:156; form at isa-spec/spec/ops/alu/imma.toml:156).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -244,7 +244,7 @@ impl OpImma {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/imma.toml:167; form at isa-spec/spec/ops/alu/imma.toml:167).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/imma.toml:173; form at isa-spec/spec/ops/alu/imma.toml:173).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -284,7 +284,7 @@ impl OpImma {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/imma.toml:175; form at isa-spec/spec/ops/alu/imma.toml:175).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/imma.toml:181; form at isa-spec/spec/ops/alu/imma.toml:181).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -324,7 +324,7 @@ impl OpImma {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:93; form at isa-spec/spec/ops/alu/imma.toml:93).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:99; form at isa-spec/spec/ops/alu/imma.toml:99).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -380,7 +380,7 @@ impl OpImma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7c30100ffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:128; form at isa-spec/spec/ops/alu/imma.toml:128).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:134; form at isa-spec/spec/ops/alu/imma.toml:134).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -441,7 +441,7 @@ impl OpImma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7830000ffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:150; form at isa-spec/spec/ops/alu/imma.toml:150).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:156; form at isa-spec/spec/ops/alu/imma.toml:156).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -496,7 +496,7 @@ impl OpImma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000ffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:167; form at isa-spec/spec/ops/alu/imma.toml:167).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:173; form at isa-spec/spec/ops/alu/imma.toml:173).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -550,7 +550,7 @@ impl OpImma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000ffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:175; form at isa-spec/spec/ops/alu/imma.toml:175).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:181; form at isa-spec/spec/ops/alu/imma.toml:181).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -604,7 +604,7 @@ impl OpImma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000ffffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `IMMA` (isa-spec/spec/ops/alu/imma.toml:84); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMMA` (isa-spec/spec/ops/alu/imma.toml:90); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMMA"]])?;
         let mut cur = 0usize;
@@ -767,7 +767,7 @@ impl Forms for OpImma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/imma.toml:84.
+    /// Spec: isa-spec/spec/ops/alu/imma.toml:90.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -80,7 +80,7 @@ impl OpImmaSp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/imma_sp.toml:74; form at isa-spec/spec/ops/alu/imma_sp.toml:74).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/imma_sp.toml:79; form at isa-spec/spec/ops/alu/imma_sp.toml:79).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -126,7 +126,7 @@ impl OpImmaSp {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/imma_sp.toml:113; form at isa-spec/spec/ops/alu/imma_sp.toml:113).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/imma_sp.toml:118; form at isa-spec/spec/ops/alu/imma_sp.toml:118).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -170,7 +170,7 @@ impl OpImmaSp {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/imma_sp.toml:129; form at isa-spec/spec/ops/alu/imma_sp.toml:129).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/imma_sp.toml:134; form at isa-spec/spec/ops/alu/imma_sp.toml:134).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -214,7 +214,7 @@ impl OpImmaSp {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/imma_sp.toml:137; form at isa-spec/spec/ops/alu/imma_sp.toml:137).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/imma_sp.toml:142; form at isa-spec/spec/ops/alu/imma_sp.toml:142).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -258,7 +258,7 @@ impl OpImmaSp {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:74; form at isa-spec/spec/ops/alu/imma_sp.toml:74).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:79; form at isa-spec/spec/ops/alu/imma_sp.toml:79).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -320,7 +320,7 @@ impl OpImmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7830000fff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:113; form at isa-spec/spec/ops/alu/imma_sp.toml:113).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:118; form at isa-spec/spec/ops/alu/imma_sp.toml:118).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -376,7 +376,7 @@ impl OpImmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000fff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:129; form at isa-spec/spec/ops/alu/imma_sp.toml:129).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:134; form at isa-spec/spec/ops/alu/imma_sp.toml:134).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -431,7 +431,7 @@ impl OpImmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000fff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:137; form at isa-spec/spec/ops/alu/imma_sp.toml:137).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:142; form at isa-spec/spec/ops/alu/imma_sp.toml:142).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -486,7 +486,7 @@ impl OpImmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000fffc000000000000)))
     }
-    /// Parse one tokenized line of syntax `IMMA.SP` (isa-spec/spec/ops/alu/imma_sp.toml:66); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMMA.SP` (isa-spec/spec/ops/alu/imma_sp.toml:71); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMMA", "SP"]])?;
         let mut cur = 0usize;
@@ -625,6 +625,7 @@ impl OpImmaSp {
 }
 impl MemOp for OpImmaSp {}
 impl FlowOp for OpImmaSp {}
+/// Spec: isa-spec/spec/ops/alu/imma_sp.toml:66.
 impl SchedOp for OpImmaSp {}
 /// Spec: isa-spec/spec/ops/alu/imma_sp.toml:9.
 impl Encode for OpImmaSp {
@@ -640,7 +641,7 @@ impl Forms for OpImmaSp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/imma_sp.toml:66.
+    /// Spec: isa-spec/spec/ops/alu/imma_sp.toml:71.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

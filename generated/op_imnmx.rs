@@ -115,7 +115,7 @@ impl OpImnmx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:93 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:96 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -134,7 +134,7 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
+    /// Form `rrr` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:96; form at isa-spec/spec/ops/alu/imnmx.toml:103).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -149,7 +149,7 @@ impl OpImnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
+    /// Form `rir` on SM [72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:96; form at isa-spec/spec/ops/alu/imnmx.toml:103).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -164,7 +164,7 @@ impl OpImnmx {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
+    /// Form `rcr` on SM [72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imnmx.toml:96; form at isa-spec/spec/ops/alu/imnmx.toml:103).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -178,7 +178,7 @@ impl OpImnmx {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:96; form at isa-spec/spec/ops/alu/imnmx.toml:103).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c17
@@ -186,7 +186,7 @@ impl OpImnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:114 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:117 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -207,7 +207,7 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:114; form at isa-spec/spec/ops/alu/imnmx.toml:100).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:117; form at isa-spec/spec/ops/alu/imnmx.toml:103).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x217 | (c.raw & 0x1fff00019ffffffff0000000000)
@@ -215,7 +215,7 @@ impl OpImnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:114; form at isa-spec/spec/ops/alu/imnmx.toml:100).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:117; form at isa-spec/spec/ops/alu/imnmx.toml:103).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x817 | (c.raw & 0x1fff00019ff0000000000000000)
@@ -223,7 +223,7 @@ impl OpImnmx {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:114; form at isa-spec/spec/ops/alu/imnmx.toml:100).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:117; form at isa-spec/spec/ops/alu/imnmx.toml:103).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c17
@@ -231,7 +231,7 @@ impl OpImnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:129 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:132 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -250,7 +250,7 @@ impl OpImnmx {
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:129; form at isa-spec/spec/ops/alu/imnmx.toml:133).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:132; form at isa-spec/spec/ops/alu/imnmx.toml:136).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c20000000000000 | (c.raw & 0x6607ff0000000)
@@ -258,7 +258,7 @@ impl OpImnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:129; form at isa-spec/spec/ops/alu/imnmx.toml:133).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:132; form at isa-spec/spec/ops/alu/imnmx.toml:136).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3820000000000000 | (c.raw & 0x6600000000000)
@@ -270,7 +270,7 @@ impl OpImnmx {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:129; form at isa-spec/spec/ops/alu/imnmx.toml:133).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:132; form at isa-spec/spec/ops/alu/imnmx.toml:136).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c20000000000000 | (c.raw & 0x6600000000000)
@@ -279,7 +279,7 @@ impl OpImnmx {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:93 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:96 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -309,35 +309,35 @@ impl OpImnmx {
             xmode,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:96; form at isa-spec/spec/ops/alu/imnmx.toml:103).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ffdffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx.toml:96; form at isa-spec/spec/ops/alu/imnmx.toml:103).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ffdff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:96; form at isa-spec/spec/ops/alu/imnmx.toml:103).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ffdfff80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx.toml:93; form at isa-spec/spec/ops/alu/imnmx.toml:100).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx.toml:96; form at isa-spec/spec/ops/alu/imnmx.toml:103).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ffdffffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:114 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:117 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -368,28 +368,28 @@ impl OpImnmx {
             xmode,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:114; form at isa-spec/spec/ops/alu/imnmx.toml:100).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:117; form at isa-spec/spec/ops/alu/imnmx.toml:103).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00019ffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx.toml:114; form at isa-spec/spec/ops/alu/imnmx.toml:100).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx.toml:117; form at isa-spec/spec/ops/alu/imnmx.toml:103).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00019ff0000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx.toml:114; form at isa-spec/spec/ops/alu/imnmx.toml:100).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx.toml:117; form at isa-spec/spec/ops/alu/imnmx.toml:103).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00019ffffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:129 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:132 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -419,14 +419,14 @@ impl OpImnmx {
             xmode,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/imnmx.toml:129; form at isa-spec/spec/ops/alu/imnmx.toml:133).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/imnmx.toml:132; form at isa-spec/spec/ops/alu/imnmx.toml:136).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6607ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/imnmx.toml:129; form at isa-spec/spec/ops/alu/imnmx.toml:133).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/imnmx.toml:132; form at isa-spec/spec/ops/alu/imnmx.toml:136).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -435,7 +435,7 @@ impl OpImnmx {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6600000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/imnmx.toml:129; form at isa-spec/spec/ops/alu/imnmx.toml:133).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/imnmx.toml:132; form at isa-spec/spec/ops/alu/imnmx.toml:136).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -449,7 +449,7 @@ impl OpImnmx {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `IMNMX` (isa-spec/spec/ops/alu/imnmx.toml:68).
+    /// Parse syntax `IMNMX` (isa-spec/spec/ops/alu/imnmx.toml:71).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMNMX"]])?;
         let mut cur = 0usize;
@@ -514,7 +514,7 @@ impl OpImnmx {
         );
         parsed(op, line, ctrl, 0)
     }
-    /// Parse syntax `IMNMX` (isa-spec/spec/ops/alu/imnmx.toml:73).
+    /// Parse syntax `IMNMX` (isa-spec/spec/ops/alu/imnmx.toml:76).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMNMX"]])?;
         let mut cur = 0usize;
@@ -634,7 +634,7 @@ impl Forms for OpImnmx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/imnmx.toml:68.
+    /// Spec: isa-spec/spec/ops/alu/imnmx.toml:71.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

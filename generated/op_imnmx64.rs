@@ -66,7 +66,7 @@ impl OpImnmx64 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/imnmx64.toml:67 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imnmx64.toml:72 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -125,7 +125,7 @@ impl OpImnmx64 {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:72).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:72; form at isa-spec/spec/ops/alu/imnmx64.toml:77).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4000000000000000217 | (c.raw & 0x1fff00019ffffffff0000000000)
@@ -133,7 +133,7 @@ impl OpImnmx64 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:72).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:72; form at isa-spec/spec/ops/alu/imnmx64.toml:77).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4000000000000000817 | (c.raw & 0x1fff00019ff0000000000000000)
@@ -141,7 +141,7 @@ impl OpImnmx64 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:72).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:72; form at isa-spec/spec/ops/alu/imnmx64.toml:77).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80004000000000000000c17
@@ -149,7 +149,7 @@ impl OpImnmx64 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imnmx64.toml:67 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imnmx64.toml:72 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -172,28 +172,28 @@ impl OpImnmx64 {
             ty,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:72).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx64.toml:72; form at isa-spec/spec/ops/alu/imnmx64.toml:77).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00019ffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:72).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx64.toml:72; form at isa-spec/spec/ops/alu/imnmx64.toml:77).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00019ff0000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:72).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx64.toml:72; form at isa-spec/spec/ops/alu/imnmx64.toml:77).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00019ffffffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `IMNMX` (isa-spec/spec/ops/alu/imnmx64.toml:50); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMNMX` (isa-spec/spec/ops/alu/imnmx64.toml:55); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMNMX"]])?;
         let mut cur = 0usize;
@@ -277,6 +277,7 @@ impl OpImnmx64 {
 }
 impl MemOp for OpImnmx64 {}
 impl FlowOp for OpImnmx64 {}
+/// Spec: isa-spec/spec/ops/alu/imnmx64.toml:50.
 impl SchedOp for OpImnmx64 {}
 /// Spec: isa-spec/spec/ops/alu/imnmx64.toml:2.
 impl Encode for OpImnmx64 {
@@ -289,7 +290,7 @@ impl Forms for OpImnmx64 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/imnmx64.toml:50.
+    /// Spec: isa-spec/spec/ops/alu/imnmx64.toml:55.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -47,7 +47,7 @@ impl OpImul {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/imul.toml:63 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imul.toml:68 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -60,7 +60,7 @@ impl OpImul {
         w |= u128::from(self.cc) << 47;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:69).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:68; form at isa-spec/spec/ops/alu/imul.toml:74).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c38000000000000 | (c.raw & 0x77c7ff0000000)
@@ -68,7 +68,7 @@ impl OpImul {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:69).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:68; form at isa-spec/spec/ops/alu/imul.toml:74).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3838000000000000 | (c.raw & 0x77c0000000000)
@@ -80,7 +80,7 @@ impl OpImul {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:69).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:68; form at isa-spec/spec/ops/alu/imul.toml:74).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c38000000000000 | (c.raw & 0x77c0000000000)
@@ -89,7 +89,7 @@ impl OpImul {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/imul.toml:63 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imul.toml:68 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -112,14 +112,14 @@ impl OpImul {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:69).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/imul.toml:68; form at isa-spec/spec/ops/alu/imul.toml:74).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x77c7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:69).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/imul.toml:68; form at isa-spec/spec/ops/alu/imul.toml:74).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -128,14 +128,14 @@ impl OpImul {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x77c0000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:69).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/imul.toml:68; form at isa-spec/spec/ops/alu/imul.toml:74).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x77c0000000000)))
     }
-    /// Parse one tokenized line of syntax `IMUL` (isa-spec/spec/ops/alu/imul.toml:38); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMUL` (isa-spec/spec/ops/alu/imul.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMUL"]])?;
         let mut cur = 0usize;
@@ -209,6 +209,7 @@ impl OpImul {
 }
 impl MemOp for OpImul {}
 impl FlowOp for OpImul {}
+/// Spec: isa-spec/spec/ops/alu/imul.toml:38.
 impl SchedOp for OpImul {}
 /// Spec: isa-spec/spec/ops/alu/imul.toml:5.
 impl Encode for OpImul {
@@ -221,7 +222,7 @@ impl Forms for OpImul {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/imul.toml:38.
+    /// Spec: isa-spec/spec/ops/alu/imul.toml:43.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

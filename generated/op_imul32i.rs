@@ -45,7 +45,7 @@ impl OpImul32i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul32i.toml:53; form at isa-spec/spec/ops/alu/imul32i.toml:53).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul32i.toml:58; form at isa-spec/spec/ops/alu/imul32i.toml:58).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -59,7 +59,7 @@ impl OpImul32i {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imul32i.toml:53; form at isa-spec/spec/ops/alu/imul32i.toml:53).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imul32i.toml:58; form at isa-spec/spec/ops/alu/imul32i.toml:58).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -77,7 +77,7 @@ impl OpImul32i {
         let o = Self { d, a, b, sign, hi, cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `IMUL32I` (isa-spec/spec/ops/alu/imul32i.toml:36); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMUL32I` (isa-spec/spec/ops/alu/imul32i.toml:41); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMUL32I"]])?;
         let mut cur = 0usize;
@@ -151,6 +151,7 @@ impl OpImul32i {
 }
 impl MemOp for OpImul32i {}
 impl FlowOp for OpImul32i {}
+/// Spec: isa-spec/spec/ops/alu/imul32i.toml:36.
 impl SchedOp for OpImul32i {}
 /// Spec: isa-spec/spec/ops/alu/imul32i.toml:3.
 impl Encode for OpImul32i {
@@ -163,7 +164,7 @@ impl Forms for OpImul32i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/imul32i.toml:36.
+    /// Spec: isa-spec/spec/ops/alu/imul32i.toml:41.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

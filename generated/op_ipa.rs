@@ -51,7 +51,7 @@ impl OpIpa {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ipa.toml:54; form at isa-spec/spec/ops/memory/ipa.toml:54).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ipa.toml:58; form at isa-spec/spec/ops/memory/ipa.toml:58).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpIpa {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ipa.toml:54; form at isa-spec/spec/ops/memory/ipa.toml:54).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ipa.toml:58; form at isa-spec/spec/ops/memory/ipa.toml:58).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x30000000000000000000 == 0x30000000000000000000 && w & 0 == 0 {
@@ -119,7 +119,7 @@ impl OpIpa {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff10f00ffffff00ff000000)))
     }
-    /// Parse one tokenized line of syntax `IPA` (isa-spec/spec/ops/memory/ipa.toml:49); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IPA` (isa-spec/spec/ops/memory/ipa.toml:53); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IPA"]])?;
         let mut cur = 0usize;
@@ -179,6 +179,7 @@ impl OpIpa {
 }
 impl MemOp for OpIpa {}
 impl FlowOp for OpIpa {}
+/// Spec: isa-spec/spec/ops/memory/ipa.toml:49.
 impl SchedOp for OpIpa {}
 /// Spec: isa-spec/spec/ops/memory/ipa.toml:10.
 impl Encode for OpIpa {
@@ -191,7 +192,7 @@ impl Forms for OpIpa {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/ipa.toml:49.
+    /// Spec: isa-spec/spec/ops/memory/ipa.toml:53.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_e = false;

@@ -51,7 +51,7 @@ impl OpIpaIdxSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ipa_idx_sm50.toml:56; form at isa-spec/spec/ops/memory/ipa_idx_sm50.toml:56).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ipa_idx_sm50.toml:60; form at isa-spec/spec/ops/memory/ipa_idx_sm50.toml:60).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -70,7 +70,7 @@ impl OpIpaIdxSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ipa_idx_sm50.toml:56; form at isa-spec/spec/ops/memory/ipa_idx_sm50.toml:56).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ipa_idx_sm50.toml:60; form at isa-spec/spec/ops/memory/ipa_idx_sm50.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -94,7 +94,7 @@ impl OpIpaIdxSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x3ff0000000)))
     }
-    /// Parse one tokenized line of syntax `IPA.IDX` (isa-spec/spec/ops/memory/ipa_idx_sm50.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IPA.IDX` (isa-spec/spec/ops/memory/ipa_idx_sm50.toml:55); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IPA", "IDX"]])?;
         let mut cur = 0usize;
@@ -184,6 +184,7 @@ impl OpIpaIdxSm50 {
 }
 impl MemOp for OpIpaIdxSm50 {}
 impl FlowOp for OpIpaIdxSm50 {}
+/// Spec: isa-spec/spec/ops/memory/ipa_idx_sm50.toml:51.
 impl SchedOp for OpIpaIdxSm50 {}
 /// Spec: isa-spec/spec/ops/memory/ipa_idx_sm50.toml:7.
 impl Encode for OpIpaIdxSm50 {
@@ -196,7 +197,7 @@ impl Forms for OpIpaIdxSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/ipa_idx_sm50.toml:51.
+    /// Spec: isa-spec/spec/ops/memory/ipa_idx_sm50.toml:55.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

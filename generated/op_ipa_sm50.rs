@@ -50,7 +50,7 @@ impl OpIpaSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ipa_sm50.toml:60; form at isa-spec/spec/ops/memory/ipa_sm50.toml:60).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ipa_sm50.toml:64; form at isa-spec/spec/ops/memory/ipa_sm50.toml:64).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -68,7 +68,7 @@ impl OpIpaSm50 {
         w |= (self.interp.index() as u128) << 54;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ipa_sm50.toml:60; form at isa-spec/spec/ops/memory/ipa_sm50.toml:60).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ipa_sm50.toml:64; form at isa-spec/spec/ops/memory/ipa_sm50.toml:64).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -92,7 +92,7 @@ impl OpIpaSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `IPA` (isa-spec/spec/ops/memory/ipa_sm50.toml:55); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IPA` (isa-spec/spec/ops/memory/ipa_sm50.toml:59); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IPA"]])?;
         let mut cur = 0usize;
@@ -167,6 +167,7 @@ impl OpIpaSm50 {
 }
 impl MemOp for OpIpaSm50 {}
 impl FlowOp for OpIpaSm50 {}
+/// Spec: isa-spec/spec/ops/memory/ipa_sm50.toml:55.
 impl SchedOp for OpIpaSm50 {}
 /// Spec: isa-spec/spec/ops/memory/ipa_sm50.toml:11.
 impl Encode for OpIpaSm50 {
@@ -179,7 +180,7 @@ impl Forms for OpIpaSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/ipa_sm50.toml:55.
+    /// Spec: isa-spec/spec/ops/memory/ipa_sm50.toml:59.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_c = false;

@@ -49,7 +49,7 @@ impl OpIsberd {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80] (isa-spec/spec/ops/memory/isberd.toml:55; form at isa-spec/spec/ops/memory/isberd.toml:55).
+    /// Form `fixed` on SM [70, 72, 75, 80] (isa-spec/spec/ops/memory/isberd.toml:59; form at isa-spec/spec/ops/memory/isberd.toml:59).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -69,7 +69,7 @@ impl OpIsberd {
         w |= u128::from(self.o) << 79;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/isberd.toml:74; form at isa-spec/spec/ops/memory/isberd.toml:74).
+    /// Form `fixed` on SM [86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/isberd.toml:78; form at isa-spec/spec/ops/memory/isberd.toml:78).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpIsberd {
         w |= u128::from(self.o) << 79;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/isberd.toml:84; form at isa-spec/spec/ops/memory/isberd.toml:84).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/isberd.toml:88; form at isa-spec/spec/ops/memory/isberd.toml:88).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -97,7 +97,7 @@ impl OpIsberd {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/isberd.toml:55; form at isa-spec/spec/ops/memory/isberd.toml:55).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/isberd.toml:59; form at isa-spec/spec/ops/memory/isberd.toml:59).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -118,7 +118,7 @@ impl OpIsberd {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff03ffffffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/isberd.toml:74; form at isa-spec/spec/ops/memory/isberd.toml:74).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/isberd.toml:78; form at isa-spec/spec/ops/memory/isberd.toml:78).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -139,7 +139,7 @@ impl OpIsberd {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff03ffff0000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/isberd.toml:84; form at isa-spec/spec/ops/memory/isberd.toml:84).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/isberd.toml:88; form at isa-spec/spec/ops/memory/isberd.toml:88).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -160,7 +160,7 @@ impl OpIsberd {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x67ff87ff00000)))
     }
-    /// Parse one tokenized line of syntax `ISBERD` (isa-spec/spec/ops/memory/isberd.toml:45); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ISBERD` (isa-spec/spec/ops/memory/isberd.toml:49); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISBERD"]])?;
         let mut cur = 0usize;
@@ -212,6 +212,7 @@ impl OpIsberd {
 }
 impl MemOp for OpIsberd {}
 impl FlowOp for OpIsberd {}
+/// Spec: isa-spec/spec/ops/memory/isberd.toml:45.
 impl SchedOp for OpIsberd {}
 /// Spec: isa-spec/spec/ops/memory/isberd.toml:7.
 impl Encode for OpIsberd {
@@ -224,7 +225,7 @@ impl Forms for OpIsberd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/isberd.toml:45.
+    /// Spec: isa-spec/spec/ops/memory/isberd.toml:49.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -98,7 +98,7 @@ impl OpIsetp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/isetp.toml:104 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/isetp.toml:107 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -120,7 +120,7 @@ impl OpIsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:107; form at isa-spec/spec/ops/alu/isetp.toml:112).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -136,7 +136,7 @@ impl OpIsetp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:107; form at isa-spec/spec/ops/alu/isetp.toml:112).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -152,7 +152,7 @@ impl OpIsetp {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/isetp.toml:107; form at isa-spec/spec/ops/alu/isetp.toml:112).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -166,7 +166,7 @@ impl OpIsetp {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:107; form at isa-spec/spec/ops/alu/isetp.toml:112).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -180,7 +180,7 @@ impl OpIsetp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/isetp.toml:129 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/isetp.toml:132 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -200,7 +200,7 @@ impl OpIsetp {
         w |= (self.cmp.index() as u128) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/isetp.toml:129; form at isa-spec/spec/ops/alu/isetp.toml:133).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/isetp.toml:132; form at isa-spec/spec/ops/alu/isetp.toml:136).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5b60000000000000 | (c.raw & 0x907ff00000c0)
@@ -208,7 +208,7 @@ impl OpIsetp {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/isetp.toml:129; form at isa-spec/spec/ops/alu/isetp.toml:133).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/isetp.toml:132; form at isa-spec/spec/ops/alu/isetp.toml:136).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3660000000000000 | (c.raw & 0x9000000000c0)
@@ -220,7 +220,7 @@ impl OpIsetp {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/isetp.toml:129; form at isa-spec/spec/ops/alu/isetp.toml:133).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/isetp.toml:132; form at isa-spec/spec/ops/alu/isetp.toml:136).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4b60000000000000 | (c.raw & 0x9000000000c0)
@@ -229,7 +229,7 @@ impl OpIsetp {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/isetp.toml:104 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/isetp.toml:107 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -262,35 +262,35 @@ impl OpIsetp {
             x,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/isetp.toml:107; form at isa-spec/spec/ops/alu/isetp.toml:112).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff801800fffffff0000ff0000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/isetp.toml:107; form at isa-spec/spec/ops/alu/isetp.toml:112).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff801800f0000000000ff0000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/isetp.toml:107; form at isa-spec/spec/ops/alu/isetp.toml:112).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff801800ff80000ff00ff0000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/isetp.toml:104; form at isa-spec/spec/ops/alu/isetp.toml:109).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/isetp.toml:107; form at isa-spec/spec/ops/alu/isetp.toml:112).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff001800fffffff0000ff0000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/isetp.toml:129 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/isetp.toml:132 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -322,14 +322,14 @@ impl OpIsetp {
             x,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/isetp.toml:129; form at isa-spec/spec/ops/alu/isetp.toml:133).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/isetp.toml:132; form at isa-spec/spec/ops/alu/isetp.toml:136).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x907ff00000c0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/isetp.toml:129; form at isa-spec/spec/ops/alu/isetp.toml:133).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/isetp.toml:132; form at isa-spec/spec/ops/alu/isetp.toml:136).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -338,7 +338,7 @@ impl OpIsetp {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x9000000000c0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/isetp.toml:129; form at isa-spec/spec/ops/alu/isetp.toml:133).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/isetp.toml:132; form at isa-spec/spec/ops/alu/isetp.toml:136).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -355,7 +355,7 @@ impl OpIsetp {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `ISETP` (isa-spec/spec/ops/alu/isetp.toml:72).
+    /// Parse syntax `ISETP` (isa-spec/spec/ops/alu/isetp.toml:75).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISETP"]])?;
         let mut cur = 0usize;
@@ -410,7 +410,7 @@ impl OpIsetp {
         );
         parsed(op, line, ctrl, 0)
     }
-    /// Parse syntax `ISETP` (isa-spec/spec/ops/alu/isetp.toml:78).
+    /// Parse syntax `ISETP` (isa-spec/spec/ops/alu/isetp.toml:81).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISETP"]])?;
         let mut cur = 0usize;
@@ -465,7 +465,7 @@ impl OpIsetp {
         );
         parsed(op, line, ctrl, 0)
     }
-    /// Parse syntax `ISETP` (isa-spec/spec/ops/alu/isetp.toml:87).
+    /// Parse syntax `ISETP` (isa-spec/spec/ops/alu/isetp.toml:90).
     fn parse_syntax2(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISETP"]])?;
         let mut cur = 0usize;
@@ -589,7 +589,7 @@ impl Forms for OpIsetp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/isetp.toml:72.
+    /// Spec: isa-spec/spec/ops/alu/isetp.toml:75.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -69,7 +69,7 @@ impl OpIsetp64 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/isetp64.toml:88 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/isetp64.toml:91 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -118,7 +118,7 @@ impl OpIsetp64 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/isetp64.toml:88; form at isa-spec/spec/ops/alu/isetp64.toml:93).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/isetp64.toml:91; form at isa-spec/spec/ops/alu/isetp64.toml:96).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x10000000000000000020c
@@ -126,7 +126,7 @@ impl OpIsetp64 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/isetp64.toml:88; form at isa-spec/spec/ops/alu/isetp64.toml:93).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/isetp64.toml:91; form at isa-spec/spec/ops/alu/isetp64.toml:96).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x10000000000000000080c
@@ -134,7 +134,7 @@ impl OpIsetp64 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/isetp64.toml:88; form at isa-spec/spec/ops/alu/isetp64.toml:93).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/isetp64.toml:91; form at isa-spec/spec/ops/alu/isetp64.toml:96).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80100000000000000000c0c
@@ -142,7 +142,7 @@ impl OpIsetp64 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/isetp64.toml:88 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/isetp64.toml:91 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -169,28 +169,28 @@ impl OpIsetp64 {
             ex,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/isetp64.toml:88; form at isa-spec/spec/ops/alu/isetp64.toml:93).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/isetp64.toml:91; form at isa-spec/spec/ops/alu/isetp64.toml:96).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000800fffffff0000ff0000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/isetp64.toml:88; form at isa-spec/spec/ops/alu/isetp64.toml:93).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/isetp64.toml:91; form at isa-spec/spec/ops/alu/isetp64.toml:96).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000800f0000000000ff0000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/isetp64.toml:88; form at isa-spec/spec/ops/alu/isetp64.toml:93).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/isetp64.toml:91; form at isa-spec/spec/ops/alu/isetp64.toml:96).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000800fffffff0000ff0000)))
     }
-    /// Parse one tokenized line of syntax `ISETP` (isa-spec/spec/ops/alu/isetp64.toml:67); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ISETP` (isa-spec/spec/ops/alu/isetp64.toml:70); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISETP"]])?;
         let mut cur = 0usize;
@@ -297,7 +297,7 @@ impl Forms for OpIsetp64 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/isetp64.toml:67.
+    /// Spec: isa-spec/spec/ops/alu/isetp64.toml:70.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

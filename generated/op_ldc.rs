@@ -51,7 +51,7 @@ impl OpLdc {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldc.toml:49; form at isa-spec/spec/ops/memory/ldc.toml:49).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldc.toml:54; form at isa-spec/spec/ops/memory/ldc.toml:54).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -64,7 +64,7 @@ impl OpLdc {
         w |= (self.mode.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldc.toml:73; form at isa-spec/spec/ops/memory/ldc.toml:73).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldc.toml:78; form at isa-spec/spec/ops/memory/ldc.toml:78).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -77,7 +77,7 @@ impl OpLdc {
         w |= (self.mode.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldc.toml:80; form at isa-spec/spec/ops/memory/ldc.toml:80).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldc.toml:85; form at isa-spec/spec/ops/memory/ldc.toml:85).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -90,7 +90,7 @@ impl OpLdc {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldc.toml:49; form at isa-spec/spec/ops/memory/ldc.toml:49).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldc.toml:54; form at isa-spec/spec/ops/memory/ldc.toml:54).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -117,7 +117,7 @@ impl OpLdc {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff31fff800003f00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldc.toml:73; form at isa-spec/spec/ops/memory/ldc.toml:73).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldc.toml:78; form at isa-spec/spec/ops/memory/ldc.toml:78).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -144,7 +144,7 @@ impl OpLdc {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff31fff800003f00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldc.toml:80; form at isa-spec/spec/ops/memory/ldc.toml:80).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldc.toml:85; form at isa-spec/spec/ops/memory/ldc.toml:85).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -171,7 +171,7 @@ impl OpLdc {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xce0000000000)))
     }
-    /// Parse one tokenized line of syntax `LDC` (isa-spec/spec/ops/memory/ldc.toml:41); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDC` (isa-spec/spec/ops/memory/ldc.toml:46); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LDC"]])?;
         let mut cur = 0usize;
@@ -220,6 +220,7 @@ impl OpLdc {
 }
 impl MemOp for OpLdc {}
 impl FlowOp for OpLdc {}
+/// Spec: isa-spec/spec/ops/memory/ldc.toml:41.
 impl SchedOp for OpLdc {}
 /// Spec: isa-spec/spec/ops/memory/ldc.toml:8.
 impl Encode for OpLdc {
@@ -232,7 +233,7 @@ impl Forms for OpLdc {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/ldc.toml:41.
+    /// Spec: isa-spec/spec/ops/memory/ldc.toml:46.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -49,7 +49,7 @@ impl OpLdcu {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/ldcu.toml:52; form at isa-spec/spec/ops/memory/ldcu.toml:52).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/ldcu.toml:57; form at isa-spec/spec/ops/memory/ldcu.toml:57).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -66,7 +66,7 @@ impl OpLdcu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/memory/ldcu.toml:76; form at isa-spec/spec/ops/memory/ldcu.toml:76).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/memory/ldcu.toml:81; form at isa-spec/spec/ops/memory/ldcu.toml:81).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpLdcu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldcu.toml:52; form at isa-spec/spec/ops/memory/ldcu.toml:52).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldcu.toml:57; form at isa-spec/spec/ops/memory/ldcu.toml:57).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -114,7 +114,7 @@ impl OpLdcu {
         let raw = w & 0x1fff7fcf1fff800001f00000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldcu.toml:76; form at isa-spec/spec/ops/memory/ldcu.toml:76).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldcu.toml:81; form at isa-spec/spec/ops/memory/ldcu.toml:81).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -149,7 +149,7 @@ impl OpLdcu {
         let raw = w & 0x1fff7fef1fff800001f00000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `LDCU` (isa-spec/spec/ops/memory/ldcu.toml:47); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDCU` (isa-spec/spec/ops/memory/ldcu.toml:52); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LDCU"]])?;
         let mut cur = 0usize;
@@ -198,6 +198,7 @@ impl OpLdcu {
 }
 impl MemOp for OpLdcu {}
 impl FlowOp for OpLdcu {}
+/// Spec: isa-spec/spec/ops/memory/ldcu.toml:47.
 impl SchedOp for OpLdcu {}
 /// Spec: isa-spec/spec/ops/memory/ldcu.toml:14.
 impl Encode for OpLdcu {
@@ -210,7 +211,7 @@ impl Forms for OpLdcu {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/ldcu.toml:47.
+    /// Spec: isa-spec/spec/ops/memory/ldcu.toml:52.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -96,7 +96,7 @@ impl OpLdg256 {
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)))
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg_256.toml:122; form at isa-spec/spec/ops/memory/ldg_256.toml:122).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg_256.toml:127; form at isa-spec/spec/ops/memory/ldg_256.toml:127).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -161,7 +161,7 @@ impl OpLdg256 {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg_256.toml:122; form at isa-spec/spec/ops/memory/ldg_256.toml:122).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg_256.toml:127; form at isa-spec/spec/ops/memory/ldg_256.toml:127).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -238,7 +238,7 @@ impl OpLdg256 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00800000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `LDG.E` (isa-spec/spec/ops/memory/ldg_256.toml:107); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDG.E` (isa-spec/spec/ops/memory/ldg_256.toml:112); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LDG", "E"]])?;
         let mut cur = 0usize;
@@ -360,6 +360,7 @@ impl OpLdg256 {
 }
 impl MemOp for OpLdg256 {}
 impl FlowOp for OpLdg256 {}
+/// Spec: isa-spec/spec/ops/memory/ldg_256.toml:107.
 impl SchedOp for OpLdg256 {}
 /// Spec: isa-spec/spec/ops/memory/ldg_256.toml:30.
 impl Encode for OpLdg256 {
@@ -372,7 +373,7 @@ impl Forms for OpLdg256 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/ldg_256.toml:107.
+    /// Spec: isa-spec/spec/ops/memory/ldg_256.toml:112.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

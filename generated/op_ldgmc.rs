@@ -139,7 +139,7 @@ impl OpLdgmc {
             || (matches!(self.amode, MemAddrMode::Desc)
                 && matches!(self.awidth, MemAddrWidth::B64)))
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/ldgmc.toml:91; form at isa-spec/spec/ops/memory/ldgmc.toml:91).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/ldgmc.toml:96; form at isa-spec/spec/ops/memory/ldgmc.toml:96).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -196,7 +196,7 @@ impl OpLdgmc {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/ldgmc.toml:195; form at isa-spec/spec/ops/memory/ldgmc.toml:195).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/ldgmc.toml:200; form at isa-spec/spec/ops/memory/ldgmc.toml:200).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -259,7 +259,7 @@ impl OpLdgmc {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldgmc.toml:230; form at isa-spec/spec/ops/memory/ldgmc.toml:230).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldgmc.toml:235; form at isa-spec/spec/ops/memory/ldgmc.toml:235).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -316,7 +316,7 @@ impl OpLdgmc {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldgmc.toml:245; form at isa-spec/spec/ops/memory/ldgmc.toml:245).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldgmc.toml:250; form at isa-spec/spec/ops/memory/ldgmc.toml:250).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -379,7 +379,7 @@ impl OpLdgmc {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldgmc.toml:91; form at isa-spec/spec/ops/memory/ldgmc.toml:91).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldgmc.toml:96; form at isa-spec/spec/ops/memory/ldgmc.toml:96).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x800000000000000000 == 0x800000000000000000
@@ -442,7 +442,7 @@ impl OpLdgmc {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e1000000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldgmc.toml:195; form at isa-spec/spec/ops/memory/ldgmc.toml:195).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldgmc.toml:200; form at isa-spec/spec/ops/memory/ldgmc.toml:200).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x800000000000000000 == 0x800000000000000000
@@ -509,7 +509,7 @@ impl OpLdgmc {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff47e0000000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldgmc.toml:230; form at isa-spec/spec/ops/memory/ldgmc.toml:230).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldgmc.toml:235; form at isa-spec/spec/ops/memory/ldgmc.toml:235).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x400000000000000000000 == 0x400000000000000000000
@@ -572,7 +572,7 @@ impl OpLdgmc {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0781000000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldgmc.toml:245; form at isa-spec/spec/ops/memory/ldgmc.toml:245).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldgmc.toml:250; form at isa-spec/spec/ops/memory/ldgmc.toml:250).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x400000000000000000000 == 0x400000000000000000000
@@ -645,7 +645,7 @@ impl OpLdgmc {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff4780000000000ff00000000)))
     }
-    /// Parse one tokenized line of syntax `LDGMC.E` (isa-spec/spec/ops/memory/ldgmc.toml:83); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDGMC.E` (isa-spec/spec/ops/memory/ldgmc.toml:88); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LDGMC", "E"]])?;
         let mut cur = 0usize;
@@ -737,6 +737,7 @@ impl OpLdgmc {
 }
 impl MemOp for OpLdgmc {}
 impl FlowOp for OpLdgmc {}
+/// Spec: isa-spec/spec/ops/memory/ldgmc.toml:83.
 impl SchedOp for OpLdgmc {}
 /// Spec: isa-spec/spec/ops/memory/ldgmc.toml:28.
 impl Encode for OpLdgmc {
@@ -752,7 +753,7 @@ impl Forms for OpLdgmc {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/ldgmc.toml:83.
+    /// Spec: isa-spec/spec/ops/memory/ldgmc.toml:88.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

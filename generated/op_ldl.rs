@@ -60,7 +60,7 @@ impl OpLdl {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldl.toml:66; form at isa-spec/spec/ops/memory/ldl.toml:66).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldl.toml:71; form at isa-spec/spec/ops/memory/ldl.toml:71).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpLdl {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldl.toml:100; form at isa-spec/spec/ops/memory/ldl.toml:100).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldl.toml:105; form at isa-spec/spec/ops/memory/ldl.toml:105).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -97,7 +97,7 @@ impl OpLdl {
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldl.toml:110; form at isa-spec/spec/ops/memory/ldl.toml:110).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldl.toml:115; form at isa-spec/spec/ops/memory/ldl.toml:115).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -111,7 +111,7 @@ impl OpLdl {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldl.toml:66; form at isa-spec/spec/ops/memory/ldl.toml:66).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldl.toml:71; form at isa-spec/spec/ops/memory/ldl.toml:71).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -153,7 +153,7 @@ impl OpLdl {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78ff1ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldl.toml:100; form at isa-spec/spec/ops/memory/ldl.toml:100).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldl.toml:105; form at isa-spec/spec/ops/memory/ldl.toml:105).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -191,7 +191,7 @@ impl OpLdl {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8ff1ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldl.toml:110; form at isa-spec/spec/ops/memory/ldl.toml:110).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldl.toml:115; form at isa-spec/spec/ops/memory/ldl.toml:115).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -227,7 +227,7 @@ impl OpLdl {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xc00000000000)))
     }
-    /// Parse one tokenized line of syntax `LDL` (isa-spec/spec/ops/memory/ldl.toml:46); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDL` (isa-spec/spec/ops/memory/ldl.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LDL"]])?;
         let mut cur = 0usize;
@@ -311,7 +311,7 @@ impl OpLdl {
         )
     }
 }
-/// Spec: isa-spec/spec/ops/memory/ldl.toml:52.
+/// Spec: isa-spec/spec/ops/memory/ldl.toml:57.
 impl MemOp for OpLdl {
     /// The memory access (`[memory]` in isa-spec/spec/ops/memory/ldl.toml).
     fn mem_access(&self) -> Option<MemAccess> {
@@ -365,6 +365,7 @@ impl MemOp for OpLdl {
     }
 }
 impl FlowOp for OpLdl {}
+/// Spec: isa-spec/spec/ops/memory/ldl.toml:46.
 impl SchedOp for OpLdl {}
 /// Spec: isa-spec/spec/ops/memory/ldl.toml:8.
 impl Encode for OpLdl {
@@ -377,7 +378,7 @@ impl Forms for OpLdl {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/ldl.toml:46.
+    /// Spec: isa-spec/spec/ops/memory/ldl.toml:51.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

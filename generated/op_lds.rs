@@ -57,7 +57,7 @@ impl OpLds {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/lds.toml:70; form at isa-spec/spec/ops/memory/lds.toml:70).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/lds.toml:75; form at isa-spec/spec/ops/memory/lds.toml:75).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -76,7 +76,7 @@ impl OpLds {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/lds.toml:96; form at isa-spec/spec/ops/memory/lds.toml:96).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/lds.toml:101; form at isa-spec/spec/ops/memory/lds.toml:101).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -94,7 +94,7 @@ impl OpLds {
             ) << 73;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/lds.toml:106; form at isa-spec/spec/ops/memory/lds.toml:106).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/lds.toml:111; form at isa-spec/spec/ops/memory/lds.toml:111).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpLds {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/lds.toml:123; form at isa-spec/spec/ops/memory/lds.toml:123).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/lds.toml:128; form at isa-spec/spec/ops/memory/lds.toml:128).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -130,7 +130,7 @@ impl OpLds {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/lds.toml:70; form at isa-spec/spec/ops/memory/lds.toml:70).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/lds.toml:75; form at isa-spec/spec/ops/memory/lds.toml:75).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -171,7 +171,7 @@ impl OpLds {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff77f21ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/lds.toml:96; form at isa-spec/spec/ops/memory/lds.toml:96).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/lds.toml:101; form at isa-spec/spec/ops/memory/lds.toml:101).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -208,7 +208,7 @@ impl OpLds {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff7fe1ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/lds.toml:106; form at isa-spec/spec/ops/memory/lds.toml:106).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/lds.toml:111; form at isa-spec/spec/ops/memory/lds.toml:111).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -242,7 +242,7 @@ impl OpLds {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff31ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/lds.toml:123; form at isa-spec/spec/ops/memory/lds.toml:123).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/lds.toml:128; form at isa-spec/spec/ops/memory/lds.toml:128).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -279,7 +279,7 @@ impl OpLds {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xe00000000000)))
     }
-    /// Parse one tokenized line of syntax `LDS` (isa-spec/spec/ops/memory/lds.toml:50); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDS` (isa-spec/spec/ops/memory/lds.toml:55); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LDS"]])?;
         let mut cur = 0usize;
@@ -357,7 +357,7 @@ impl OpLds {
         )
     }
 }
-/// Spec: isa-spec/spec/ops/memory/lds.toml:56.
+/// Spec: isa-spec/spec/ops/memory/lds.toml:61.
 impl MemOp for OpLds {
     /// The memory access (`[memory]` in isa-spec/spec/ops/memory/lds.toml).
     fn mem_access(&self) -> Option<MemAccess> {
@@ -415,6 +415,7 @@ impl MemOp for OpLds {
     }
 }
 impl FlowOp for OpLds {}
+/// Spec: isa-spec/spec/ops/memory/lds.toml:50.
 impl SchedOp for OpLds {}
 /// Spec: isa-spec/spec/ops/memory/lds.toml:10.
 impl Encode for OpLds {
@@ -429,7 +430,7 @@ impl Forms for OpLds {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/lds.toml:50.
+    /// Spec: isa-spec/spec/ops/memory/lds.toml:55.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

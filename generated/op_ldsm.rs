@@ -62,7 +62,7 @@ impl OpLdsm {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/ldsm.toml:58; form at isa-spec/spec/ops/memory/ldsm.toml:58).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/ldsm.toml:63; form at isa-spec/spec/ops/memory/ldsm.toml:63).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -78,7 +78,7 @@ impl OpLdsm {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldsm.toml:91; form at isa-spec/spec/ops/memory/ldsm.toml:91).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldsm.toml:96; form at isa-spec/spec/ops/memory/ldsm.toml:96).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -94,7 +94,7 @@ impl OpLdsm {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldsm.toml:58; form at isa-spec/spec/ops/memory/ldsm.toml:58).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldsm.toml:63; form at isa-spec/spec/ops/memory/ldsm.toml:63).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -130,7 +130,7 @@ impl OpLdsm {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff04ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldsm.toml:91; form at isa-spec/spec/ops/memory/ldsm.toml:91).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldsm.toml:96; form at isa-spec/spec/ops/memory/ldsm.toml:96).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -170,7 +170,7 @@ impl OpLdsm {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe04ff0000000000000000)))
     }
-    /// Parse one tokenized line of syntax `LDSM` (isa-spec/spec/ops/memory/ldsm.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDSM` (isa-spec/spec/ops/memory/ldsm.toml:56); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LDSM"]])?;
         let mut cur = 0usize;
@@ -263,6 +263,7 @@ impl OpLdsm {
 }
 impl MemOp for OpLdsm {}
 impl FlowOp for OpLdsm {}
+/// Spec: isa-spec/spec/ops/memory/ldsm.toml:51.
 impl SchedOp for OpLdsm {}
 /// Spec: isa-spec/spec/ops/memory/ldsm.toml:10.
 impl Encode for OpLdsm {
@@ -275,7 +276,7 @@ impl Forms for OpLdsm {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/ldsm.toml:51.
+    /// Spec: isa-spec/spec/ops/memory/ldsm.toml:56.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -57,7 +57,7 @@ impl OpLeaHi {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/lea_hi.toml:64 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/lea_hi.toml:67 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -69,7 +69,7 @@ impl OpLeaHi {
         w |= dst_field(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:67; form at isa-spec/spec/ops/alu/lea_hi.toml:72).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -88,7 +88,7 @@ impl OpLeaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:67; form at isa-spec/spec/ops/alu/lea_hi.toml:72).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -106,7 +106,7 @@ impl OpLeaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lea_hi.toml:67; form at isa-spec/spec/ops/alu/lea_hi.toml:72).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -125,7 +125,7 @@ impl OpLeaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:67; form at isa-spec/spec/ops/alu/lea_hi.toml:72).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -137,7 +137,7 @@ impl OpLeaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:67; form at isa-spec/spec/ops/alu/lea_hi.toml:72).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -158,7 +158,7 @@ impl OpLeaHi {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/lea_hi.toml:64 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/lea_hi.toml:67 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -175,7 +175,7 @@ impl OpLeaHi {
             shift,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:67; form at isa-spec/spec/ops/alu/lea_hi.toml:72).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -185,7 +185,7 @@ impl OpLeaHi {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff000007fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:67; form at isa-spec/spec/ops/alu/lea_hi.toml:72).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -194,7 +194,7 @@ impl OpLeaHi {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:67; form at isa-spec/spec/ops/alu/lea_hi.toml:72).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -203,7 +203,7 @@ impl OpLeaHi {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff00000780000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:67; form at isa-spec/spec/ops/alu/lea_hi.toml:72).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -212,7 +212,7 @@ impl OpLeaHi {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f000007fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:64; form at isa-spec/spec/ops/alu/lea_hi.toml:69).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:67; form at isa-spec/spec/ops/alu/lea_hi.toml:72).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -221,7 +221,7 @@ impl OpLeaHi {
         o.sx32 = false;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff002000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `LEA.HI` (isa-spec/spec/ops/alu/lea_hi.toml:46); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEA.HI` (isa-spec/spec/ops/alu/lea_hi.toml:49); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEA", "HI"]])?;
         let mut cur = 0usize;
@@ -320,7 +320,7 @@ impl Forms for OpLeaHi {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/lea_hi.toml:46.
+    /// Spec: isa-spec/spec/ops/alu/lea_hi.toml:49.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -76,7 +76,7 @@ impl OpLeaHiX {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/lea_hi_x.toml:61 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/lea_hi_x.toml:66 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -91,7 +91,7 @@ impl OpLeaHiX {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:66; form at isa-spec/spec/ops/alu/lea_hi_x.toml:71).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -110,7 +110,7 @@ impl OpLeaHiX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:66; form at isa-spec/spec/ops/alu/lea_hi_x.toml:71).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -128,7 +128,7 @@ impl OpLeaHiX {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lea_hi_x.toml:66; form at isa-spec/spec/ops/alu/lea_hi_x.toml:71).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -147,7 +147,7 @@ impl OpLeaHiX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:66; form at isa-spec/spec/ops/alu/lea_hi_x.toml:71).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -159,7 +159,7 @@ impl OpLeaHiX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:66; form at isa-spec/spec/ops/alu/lea_hi_x.toml:71).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -180,7 +180,7 @@ impl OpLeaHiX {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/lea_hi_x.toml:61 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/lea_hi_x.toml:66 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -200,7 +200,7 @@ impl OpLeaHiX {
             shift,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:66; form at isa-spec/spec/ops/alu/lea_hi_x.toml:71).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -210,7 +210,7 @@ impl OpLeaHiX {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87000007fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:66; form at isa-spec/spec/ops/alu/lea_hi_x.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -219,7 +219,7 @@ impl OpLeaHiX {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:66; form at isa-spec/spec/ops/alu/lea_hi_x.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -228,7 +228,7 @@ impl OpLeaHiX {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff8700000780000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:66; form at isa-spec/spec/ops/alu/lea_hi_x.toml:71).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -237,7 +237,7 @@ impl OpLeaHiX {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07000007fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:66).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:66; form at isa-spec/spec/ops/alu/lea_hi_x.toml:71).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -246,7 +246,7 @@ impl OpLeaHiX {
         o.sx32 = false;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87002000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `LEA.HI.X` (isa-spec/spec/ops/alu/lea_hi_x.toml:46); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEA.HI.X` (isa-spec/spec/ops/alu/lea_hi_x.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEA", "HI", "X"]])?;
         let mut cur = 0usize;
@@ -322,6 +322,7 @@ impl OpLeaHiX {
 }
 impl MemOp for OpLeaHiX {}
 impl FlowOp for OpLeaHiX {}
+/// Spec: isa-spec/spec/ops/alu/lea_hi_x.toml:46.
 impl SchedOp for OpLeaHiX {}
 /// Spec: isa-spec/spec/ops/alu/lea_hi_x.toml:2.
 impl Encode for OpLeaHiX {
@@ -337,7 +338,7 @@ impl Forms for OpLeaHiX {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/lea_hi_x.toml:46.
+    /// Spec: isa-spec/spec/ops/alu/lea_hi_x.toml:51.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

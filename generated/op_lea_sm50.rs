@@ -52,7 +52,7 @@ impl OpLeaSm50 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/lea_sm50.toml:66 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/lea_sm50.toml:71 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -67,7 +67,7 @@ impl OpLeaSm50 {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lea_sm50.toml:66; form at isa-spec/spec/ops/alu/lea_sm50.toml:69).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lea_sm50.toml:71; form at isa-spec/spec/ops/alu/lea_sm50.toml:74).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5bd0000000000000 | (c.raw & 0x107ff0000000)
@@ -75,7 +75,7 @@ impl OpLeaSm50 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lea_sm50.toml:66; form at isa-spec/spec/ops/alu/lea_sm50.toml:69).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lea_sm50.toml:71; form at isa-spec/spec/ops/alu/lea_sm50.toml:74).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x36d0000000000000 | (c.raw & 0x100000000000)
@@ -87,7 +87,7 @@ impl OpLeaSm50 {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lea_sm50.toml:66; form at isa-spec/spec/ops/alu/lea_sm50.toml:69).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lea_sm50.toml:71; form at isa-spec/spec/ops/alu/lea_sm50.toml:74).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4bd0000000000000 | (c.raw & 0x100000000000)
@@ -96,7 +96,7 @@ impl OpLeaSm50 {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/lea_sm50.toml:66 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/lea_sm50.toml:71 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 48, 3), 7)?;
@@ -116,14 +116,14 @@ impl OpLeaSm50 {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/lea_sm50.toml:66; form at isa-spec/spec/ops/alu/lea_sm50.toml:69).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/lea_sm50.toml:71; form at isa-spec/spec/ops/alu/lea_sm50.toml:74).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x107ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/lea_sm50.toml:66; form at isa-spec/spec/ops/alu/lea_sm50.toml:69).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/lea_sm50.toml:71; form at isa-spec/spec/ops/alu/lea_sm50.toml:74).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -132,14 +132,14 @@ impl OpLeaSm50 {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/lea_sm50.toml:66; form at isa-spec/spec/ops/alu/lea_sm50.toml:69).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/lea_sm50.toml:71; form at isa-spec/spec/ops/alu/lea_sm50.toml:74).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100000000000)))
     }
-    /// Parse one tokenized line of syntax `LEA` (isa-spec/spec/ops/alu/lea_sm50.toml:48); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEA` (isa-spec/spec/ops/alu/lea_sm50.toml:53); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEA"]])?;
         let mut cur = 0usize;
@@ -238,6 +238,7 @@ impl OpLeaSm50 {
 }
 impl MemOp for OpLeaSm50 {}
 impl FlowOp for OpLeaSm50 {}
+/// Spec: isa-spec/spec/ops/alu/lea_sm50.toml:48.
 impl SchedOp for OpLeaSm50 {}
 /// Spec: isa-spec/spec/ops/alu/lea_sm50.toml:7.
 impl Encode for OpLeaSm50 {
@@ -250,7 +251,7 @@ impl Forms for OpLeaSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/lea_sm50.toml:48.
+    /// Spec: isa-spec/spec/ops/alu/lea_sm50.toml:53.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

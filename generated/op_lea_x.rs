@@ -54,7 +54,7 @@ impl OpLeaX {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/lea_x.toml:48 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/lea_x.toml:53 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -68,7 +68,7 @@ impl OpLeaX {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:53).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_x.toml:53; form at isa-spec/spec/ops/alu/lea_x.toml:58).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -85,7 +85,7 @@ impl OpLeaX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:53).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_x.toml:53; form at isa-spec/spec/ops/alu/lea_x.toml:58).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpLeaX {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:53).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lea_x.toml:53; form at isa-spec/spec/ops/alu/lea_x.toml:58).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -118,7 +118,7 @@ impl OpLeaX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:53).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_x.toml:53; form at isa-spec/spec/ops/alu/lea_x.toml:58).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -128,7 +128,7 @@ impl OpLeaX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/lea_x.toml:48 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/lea_x.toml:53 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -146,7 +146,7 @@ impl OpLeaX {
             shift,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:53).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lea_x.toml:53; form at isa-spec/spec/ops/alu/lea_x.toml:58).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -154,28 +154,28 @@ impl OpLeaX {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87000ff7fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:53).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lea_x.toml:53; form at isa-spec/spec/ops/alu/lea_x.toml:58).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87000ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:53).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lea_x.toml:53; form at isa-spec/spec/ops/alu/lea_x.toml:58).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87000ff780000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:53).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lea_x.toml:53; form at isa-spec/spec/ops/alu/lea_x.toml:58).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07000ff7fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `LEA.X` (isa-spec/spec/ops/alu/lea_x.toml:35); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEA.X` (isa-spec/spec/ops/alu/lea_x.toml:40); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEA", "X"]])?;
         if !rest.is_empty() {
@@ -225,6 +225,7 @@ impl OpLeaX {
 }
 impl MemOp for OpLeaX {}
 impl FlowOp for OpLeaX {}
+/// Spec: isa-spec/spec/ops/alu/lea_x.toml:35.
 impl SchedOp for OpLeaX {}
 /// Spec: isa-spec/spec/ops/alu/lea_x.toml:2.
 impl Encode for OpLeaX {
@@ -240,7 +241,7 @@ impl Forms for OpLeaX {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/lea_x.toml:35.
+    /// Spec: isa-spec/spec/ops/alu/lea_x.toml:40.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -36,7 +36,7 @@ impl OpLepc {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/lepc.toml:27; form at isa-spec/spec/ops/control/lepc.toml:27).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/lepc.toml:32; form at isa-spec/spec/ops/control/lepc.toml:32).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0
@@ -67,7 +67,7 @@ impl OpLepc {
             } << 24;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/lepc.toml:27; form at isa-spec/spec/ops/control/lepc.toml:27).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/lepc.toml:32; form at isa-spec/spec/ops/control/lepc.toml:32).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -75,7 +75,7 @@ impl OpLepc {
         let o = Self { d, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc00000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `LEPC` (isa-spec/spec/ops/control/lepc.toml:23); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEPC` (isa-spec/spec/ops/control/lepc.toml:28); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEPC"]])?;
         if !rest.is_empty() {
@@ -104,6 +104,7 @@ impl OpLepc {
 }
 impl MemOp for OpLepc {}
 impl FlowOp for OpLepc {}
+/// Spec: isa-spec/spec/ops/control/lepc.toml:23.
 impl SchedOp for OpLepc {}
 /// Spec: isa-spec/spec/ops/control/lepc.toml:11.
 impl Encode for OpLepc {
@@ -116,7 +117,7 @@ impl Forms for OpLepc {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/lepc.toml:23.
+    /// Spec: isa-spec/spec/ops/control/lepc.toml:28.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);

@@ -95,7 +95,7 @@ impl OpLop3 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/lop3.toml:104 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/lop3.toml:107 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpLop3 {
         w |= u128::from(self.pc.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:107; form at isa-spec/spec/ops/alu/lop3.toml:112).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -130,7 +130,7 @@ impl OpLop3 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:107; form at isa-spec/spec/ops/alu/lop3.toml:112).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -144,7 +144,7 @@ impl OpLop3 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lop3.toml:107; form at isa-spec/spec/ops/alu/lop3.toml:112).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -158,7 +158,7 @@ impl OpLop3 {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:107; form at isa-spec/spec/ops/alu/lop3.toml:112).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c12
@@ -166,7 +166,7 @@ impl OpLop3 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/lop3.toml:125 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/lop3.toml:128 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -181,7 +181,7 @@ impl OpLop3 {
         w |= u128::from(self.cc) << 47;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop3.toml:125; form at isa-spec/spec/ops/alu/lop3.toml:128).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop3.toml:128; form at isa-spec/spec/ops/alu/lop3.toml:131).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5be0000000000000 | self.encode_e1(sm, c)?;
@@ -192,7 +192,7 @@ impl OpLop3 {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop3.toml:125; form at isa-spec/spec/ops/alu/lop3.toml:128).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop3.toml:128; form at isa-spec/spec/ops/alu/lop3.toml:131).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
@@ -207,7 +207,7 @@ impl OpLop3 {
         w |= fit(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop3.toml:125; form at isa-spec/spec/ops/alu/lop3.toml:128).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop3.toml:128; form at isa-spec/spec/ops/alu/lop3.toml:131).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
@@ -219,7 +219,7 @@ impl OpLop3 {
         w |= fit(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/lop3.toml:104 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/lop3.toml:107 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -247,35 +247,35 @@ impl OpLop3 {
             x,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lop3.toml:107; form at isa-spec/spec/ops/alu/lop3.toml:112).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff8700000ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lop3.toml:107; form at isa-spec/spec/ops/alu/lop3.toml:112).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lop3.toml:107; form at isa-spec/spec/ops/alu/lop3.toml:112).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff8700000f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lop3.toml:104; form at isa-spec/spec/ops/alu/lop3.toml:109).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lop3.toml:107; form at isa-spec/spec/ops/alu/lop3.toml:112).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0700000ffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/lop3.toml:125 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/lop3.toml:128 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -298,7 +298,7 @@ impl OpLop3 {
             x: false,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/lop3.toml:125; form at isa-spec/spec/ops/alu/lop3.toml:128).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/lop3.toml:128; form at isa-spec/spec/ops/alu/lop3.toml:131).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -309,7 +309,7 @@ impl OpLop3 {
         o.x = bit(w, 38);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/lop3.toml:125; form at isa-spec/spec/ops/alu/lop3.toml:128).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/lop3.toml:128; form at isa-spec/spec/ops/alu/lop3.toml:131).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -322,7 +322,7 @@ impl OpLop3 {
         o.x = false;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/lop3.toml:125; form at isa-spec/spec/ops/alu/lop3.toml:128).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/lop3.toml:128; form at isa-spec/spec/ops/alu/lop3.toml:131).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -340,7 +340,7 @@ impl OpLop3 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `LOP3.LUT` (isa-spec/spec/ops/alu/lop3.toml:76).
+    /// Parse syntax `LOP3.LUT` (isa-spec/spec/ops/alu/lop3.toml:79).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LOP3", "LUT"]])?;
         let mut cur = 0usize;
@@ -387,7 +387,7 @@ impl OpLop3 {
         );
         parsed(op, line, ctrl, 0)
     }
-    /// Parse syntax `LOP3.LUT` (isa-spec/spec/ops/alu/lop3.toml:82).
+    /// Parse syntax `LOP3.LUT` (isa-spec/spec/ops/alu/lop3.toml:85).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LOP3", "LUT"]])?;
         let mut cur = 0usize;
@@ -540,7 +540,7 @@ impl Forms for OpLop3 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/lop3.toml:76.
+    /// Spec: isa-spec/spec/ops/alu/lop3.toml:79.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

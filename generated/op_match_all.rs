@@ -43,7 +43,7 @@ impl OpMatchAll {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/match_all.toml:46; form at isa-spec/spec/ops/alu/match_all.toml:46).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/match_all.toml:54; form at isa-spec/spec/ops/alu/match_all.toml:54).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -62,7 +62,7 @@ impl OpMatchAll {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/match_all.toml:46; form at isa-spec/spec/ops/alu/match_all.toml:46).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/match_all.toml:54; form at isa-spec/spec/ops/alu/match_all.toml:54).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -72,7 +72,7 @@ impl OpMatchAll {
         let o = Self { pd, d, a, u64 };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff17dffffffffff00000000)))
     }
-    /// Parse one tokenized line of syntax `MATCH.ALL` (isa-spec/spec/ops/alu/match_all.toml:36); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MATCH.ALL` (isa-spec/spec/ops/alu/match_all.toml:44); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MATCH", "ALL"]])?;
         let mut cur = 0usize;
@@ -102,6 +102,7 @@ impl OpMatchAll {
 }
 impl MemOp for OpMatchAll {}
 impl FlowOp for OpMatchAll {}
+/// Spec: isa-spec/spec/ops/alu/match_all.toml:36.
 impl SchedOp for OpMatchAll {}
 /// Spec: isa-spec/spec/ops/alu/match_all.toml:11.
 impl Encode for OpMatchAll {
@@ -114,7 +115,7 @@ impl Forms for OpMatchAll {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/match_all.toml:36.
+    /// Spec: isa-spec/spec/ops/alu/match_all.toml:44.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -38,7 +38,7 @@ impl OpMatchAny {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/match_any.toml:40; form at isa-spec/spec/ops/alu/match_any.toml:40).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/match_any.toml:48; form at isa-spec/spec/ops/alu/match_any.toml:48).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -57,7 +57,7 @@ impl OpMatchAny {
         w |= u128::from(self.u64) << 73;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/match_any.toml:40; form at isa-spec/spec/ops/alu/match_any.toml:40).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/match_any.toml:48; form at isa-spec/spec/ops/alu/match_any.toml:48).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -66,7 +66,7 @@ impl OpMatchAny {
         let o = Self { d, a, u64 };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff7dffffffffff00000000)))
     }
-    /// Parse one tokenized line of syntax `MATCH.ANY` (isa-spec/spec/ops/alu/match_any.toml:31); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MATCH.ANY` (isa-spec/spec/ops/alu/match_any.toml:39); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MATCH", "ANY"]])?;
         let mut cur = 0usize;
@@ -96,6 +96,7 @@ impl OpMatchAny {
 }
 impl MemOp for OpMatchAny {}
 impl FlowOp for OpMatchAny {}
+/// Spec: isa-spec/spec/ops/alu/match_any.toml:31.
 impl SchedOp for OpMatchAny {}
 /// Spec: isa-spec/spec/ops/alu/match_any.toml:11.
 impl Encode for OpMatchAny {
@@ -108,7 +109,7 @@ impl Forms for OpMatchAny {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/match_any.toml:31.
+    /// Spec: isa-spec/spec/ops/alu/match_any.toml:39.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

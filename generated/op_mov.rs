@@ -44,7 +44,7 @@ impl OpMov {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/move/mov.toml:38 pack alike.
+    /// What all forms of isa-spec/spec/ops/move/mov.toml:41 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -53,7 +53,7 @@ impl OpMov {
         w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:41; form at isa-spec/spec/ops/move/mov.toml:46).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -68,7 +68,7 @@ impl OpMov {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:41; form at isa-spec/spec/ops/move/mov.toml:46).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -83,7 +83,7 @@ impl OpMov {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/mov.toml:41; form at isa-spec/spec/ops/move/mov.toml:46).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -97,7 +97,7 @@ impl OpMov {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/mov.toml:41; form at isa-spec/spec/ops/move/mov.toml:46).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -112,7 +112,7 @@ impl OpMov {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/move/mov.toml:60 pack alike.
+    /// What all forms of isa-spec/spec/ops/move/mov.toml:63 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -121,7 +121,7 @@ impl OpMov {
         w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 39;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/mov.toml:60; form at isa-spec/spec/ops/move/mov.toml:64).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/mov.toml:63; form at isa-spec/spec/ops/move/mov.toml:67).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c98000000000000 | (c.raw & 0x7f87ff000ff00)
@@ -129,7 +129,7 @@ impl OpMov {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/mov.toml:60; form at isa-spec/spec/ops/move/mov.toml:64).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/mov.toml:63; form at isa-spec/spec/ops/move/mov.toml:67).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c98000000000000 | (c.raw & 0x7f8000000ff00)
@@ -138,7 +138,7 @@ impl OpMov {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/move/mov.toml:41; form at isa-spec/spec/ops/move/mov.toml:46).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -147,7 +147,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff0ffffffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
+    /// Form `rir`'s fields (isa-spec/spec/ops/move/mov.toml:41; form at isa-spec/spec/ops/move/mov.toml:46).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -156,7 +156,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff0ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/move/mov.toml:41; form at isa-spec/spec/ops/move/mov.toml:46).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -165,7 +165,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff0fff80000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/move/mov.toml:38; form at isa-spec/spec/ops/move/mov.toml:43).
+    /// Form `rur`'s fields (isa-spec/spec/ops/move/mov.toml:41; form at isa-spec/spec/ops/move/mov.toml:46).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -174,7 +174,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff0ffffffff00ff000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/move/mov.toml:60; form at isa-spec/spec/ops/move/mov.toml:64).
+    /// Form `r`'s fields (isa-spec/spec/ops/move/mov.toml:63; form at isa-spec/spec/ops/move/mov.toml:67).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -183,7 +183,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7f87ff000ff00)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/move/mov.toml:60; form at isa-spec/spec/ops/move/mov.toml:64).
+    /// Form `c`'s fields (isa-spec/spec/ops/move/mov.toml:63; form at isa-spec/spec/ops/move/mov.toml:67).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -192,7 +192,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7f8000000ff00)))
     }
-    /// Parse one tokenized line of syntax `MOV` (isa-spec/spec/ops/move/mov.toml:28); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MOV` (isa-spec/spec/ops/move/mov.toml:31); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MOV"]])?;
         if !rest.is_empty() {
@@ -255,7 +255,7 @@ impl Forms for OpMov {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/move/mov.toml:28.
+    /// Spec: isa-spec/spec/ops/move/mov.toml:31.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };

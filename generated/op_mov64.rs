@@ -39,7 +39,7 @@ impl OpMov64 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/move/mov64.toml:34 pack alike.
+    /// What all forms of isa-spec/spec/ops/move/mov64.toml:37 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -73,7 +73,7 @@ impl OpMov64 {
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/move/mov64.toml:34; form at isa-spec/spec/ops/move/mov64.toml:39).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/move/mov64.toml:37; form at isa-spec/spec/ops/move/mov64.toml:42).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x100000000000000000202
@@ -81,7 +81,7 @@ impl OpMov64 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/move/mov64.toml:34; form at isa-spec/spec/ops/move/mov64.toml:39).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/move/mov64.toml:37; form at isa-spec/spec/ops/move/mov64.toml:42).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80100000000000000000c02
@@ -89,7 +89,7 @@ impl OpMov64 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/move/mov64.toml:34; form at isa-spec/spec/ops/move/mov64.toml:39).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/move/mov64.toml:37; form at isa-spec/spec/ops/move/mov64.toml:42).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -97,7 +97,7 @@ impl OpMov64 {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff6feffffffffff00ff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/move/mov64.toml:34; form at isa-spec/spec/ops/move/mov64.toml:39).
+    /// Form `rur`'s fields (isa-spec/spec/ops/move/mov64.toml:37; form at isa-spec/spec/ops/move/mov64.toml:42).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -105,7 +105,7 @@ impl OpMov64 {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff6feffffffffff00ff000000)))
     }
-    /// Parse one tokenized line of syntax `MOV.64` (isa-spec/spec/ops/move/mov64.toml:25); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MOV.64` (isa-spec/spec/ops/move/mov64.toml:28); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MOV", "64"]])?;
         if !rest.is_empty() {
@@ -154,7 +154,7 @@ impl Forms for OpMov64 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/move/mov64.toml:25.
+    /// Spec: isa-spec/spec/ops/move/mov64.toml:28.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };

@@ -36,7 +36,7 @@ impl OpMov64i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [107, 120, 121] (isa-spec/spec/ops/move/mov64i.toml:35; form at isa-spec/spec/ops/move/mov64i.toml:35).
+    /// Form `fixed` on SM [107, 120, 121] (isa-spec/spec/ops/move/mov64i.toml:38; form at isa-spec/spec/ops/move/mov64i.toml:38).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0
@@ -67,7 +67,7 @@ impl OpMov64i {
             } << 24;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/mov64i.toml:35; form at isa-spec/spec/ops/move/mov64i.toml:35).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/mov64i.toml:38; form at isa-spec/spec/ops/move/mov64i.toml:38).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -75,7 +75,7 @@ impl OpMov64i {
         let o = Self { d, imm };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff70000000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `MOV.64` (isa-spec/spec/ops/move/mov64i.toml:28); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MOV.64` (isa-spec/spec/ops/move/mov64i.toml:31); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MOV", "64"]])?;
         if !rest.is_empty() {
@@ -121,7 +121,7 @@ impl Forms for OpMov64i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/move/mov64i.toml:28.
+    /// Spec: isa-spec/spec/ops/move/mov64i.toml:31.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);

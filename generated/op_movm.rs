@@ -45,7 +45,7 @@ impl OpMovm {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/movm.toml:37; form at isa-spec/spec/ops/alu/movm.toml:37).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/movm.toml:45; form at isa-spec/spec/ops/alu/movm.toml:45).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -56,7 +56,7 @@ impl OpMovm {
         w |= (self.layout.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/movm.toml:60; form at isa-spec/spec/ops/alu/movm.toml:60).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/movm.toml:68; form at isa-spec/spec/ops/alu/movm.toml:68).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -67,7 +67,7 @@ impl OpMovm {
         w |= (self.layout.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/movm.toml:37; form at isa-spec/spec/ops/alu/movm.toml:37).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/movm.toml:45; form at isa-spec/spec/ops/alu/movm.toml:45).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -80,7 +80,7 @@ impl OpMovm {
         let o = Self { d, a, size, layout };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff07ffffffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/movm.toml:60; form at isa-spec/spec/ops/alu/movm.toml:60).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/movm.toml:68; form at isa-spec/spec/ops/alu/movm.toml:68).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -94,7 +94,7 @@ impl OpMovm {
         let o = Self { d, a, size, layout };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff07ffffffffff00000000)))
     }
-    /// Parse one tokenized line of syntax `MOVM` (isa-spec/spec/ops/alu/movm.toml:28); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MOVM` (isa-spec/spec/ops/alu/movm.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MOVM"]])?;
         let mut cur = 0usize;
@@ -133,6 +133,7 @@ impl OpMovm {
 }
 impl MemOp for OpMovm {}
 impl FlowOp for OpMovm {}
+/// Spec: isa-spec/spec/ops/alu/movm.toml:28.
 impl SchedOp for OpMovm {}
 /// Spec: isa-spec/spec/ops/alu/movm.toml:8.
 impl Encode for OpMovm {
@@ -145,7 +146,7 @@ impl Forms for OpMovm {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/movm.toml:28.
+    /// Spec: isa-spec/spec/ops/alu/movm.toml:36.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -155,7 +155,7 @@ impl OpMufu {
             || (matches!(self.fmt, MufuFmt::F16x2 | MufuFmt::Bf16x2)
                 && matches!(self.op, MufuOp::Ex2)))
     }
-    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:69 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:77 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
@@ -165,7 +165,7 @@ impl OpMufu {
         w |= self.op.code_in(Self::NAME, "op", &Self::OP_CODES0, sm)? << 74;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rrr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:77; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -177,7 +177,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rir` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:77; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -187,7 +187,7 @@ impl OpMufu {
         w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rcr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:77; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -200,7 +200,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:79 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:87 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier sat", self.sat == false, sm)?;
@@ -210,7 +210,7 @@ impl OpMufu {
         w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -222,7 +222,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rir` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -232,7 +232,7 @@ impl OpMufu {
         w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -245,7 +245,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -257,7 +257,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:93 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:101 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier sat", self.sat == false, sm)?;
@@ -267,7 +267,7 @@ impl OpMufu {
         w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rrr` on SM [90, 100, 101, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:101; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -284,7 +284,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rir` on SM [90, 100, 101, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:101; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -299,7 +299,7 @@ impl OpMufu {
         w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/mufu.toml:101; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -312,7 +312,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rur` on SM [90, 100, 101, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:101; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -330,7 +330,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:126 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:134 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "modifier sat", self.sat == false, sm)?;
@@ -344,7 +344,7 @@ impl OpMufu {
         w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [103] (isa-spec/spec/ops/alu/mufu.toml:126; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rrr` on SM [103] (isa-spec/spec/ops/alu/mufu.toml:134; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -356,7 +356,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [103] (isa-spec/spec/ops/alu/mufu.toml:126; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rir` on SM [103] (isa-spec/spec/ops/alu/mufu.toml:134; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -366,7 +366,7 @@ impl OpMufu {
         w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [103] (isa-spec/spec/ops/alu/mufu.toml:126; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rur` on SM [103] (isa-spec/spec/ops/alu/mufu.toml:134; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -378,7 +378,7 @@ impl OpMufu {
         w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/mufu.toml:146; form at isa-spec/spec/ops/alu/mufu.toml:146).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/mufu.toml:154; form at isa-spec/spec/ops/alu/mufu.toml:154).
     #[inline(always)]
     fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -393,7 +393,7 @@ impl OpMufu {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/alu/mufu.toml:166; form at isa-spec/spec/ops/alu/mufu.toml:166).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/alu/mufu.toml:174; form at isa-spec/spec/ops/alu/mufu.toml:174).
     #[inline(always)]
     fn encode_f15(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -408,7 +408,7 @@ impl OpMufu {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:69 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:77 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -435,7 +435,7 @@ impl OpMufu {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:77; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -451,7 +451,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff03ff0fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:77; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -465,7 +465,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff03ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:69; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:77; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -481,7 +481,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff03ff080000ffff000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:79 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:87 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -501,7 +501,7 @@ impl OpMufu {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -517,7 +517,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff01ff0fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -531,7 +531,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff01ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -547,7 +547,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff01ff080000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:79; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:87; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -563,7 +563,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff01ff0fffff00ff000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:93 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:101 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -584,7 +584,7 @@ impl OpMufu {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:101; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -600,7 +600,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff00ff0fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:101; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -614,7 +614,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff00ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:101; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -630,7 +630,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff00ff080000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:93; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:101; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -646,7 +646,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff00ff0fffff00ff000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:126 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:134 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -664,7 +664,7 @@ impl OpMufu {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:126; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:134; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -680,7 +680,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff0fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:126; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:134; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -694,7 +694,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff00000000ff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:126; form at isa-spec/spec/ops/alu/mufu.toml:100).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:134; form at isa-spec/spec/ops/alu/mufu.toml:108).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -710,7 +710,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00ff0fffff00ff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:146; form at isa-spec/spec/ops/alu/mufu.toml:146).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:154; form at isa-spec/spec/ops/alu/mufu.toml:154).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -741,7 +741,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2bfffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:166; form at isa-spec/spec/ops/alu/mufu.toml:166).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:174; form at isa-spec/spec/ops/alu/mufu.toml:174).
     #[inline(always)]
     fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -771,7 +771,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2bfffff000000)))
     }
-    /// Parse one tokenized line of syntax `MUFU` (isa-spec/spec/ops/alu/mufu.toml:53); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MUFU` (isa-spec/spec/ops/alu/mufu.toml:61); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MUFU"]])?;
         let mut cur = 0usize;
@@ -882,6 +882,7 @@ impl OpMufu {
 }
 impl MemOp for OpMufu {}
 impl FlowOp for OpMufu {}
+/// Spec: isa-spec/spec/ops/alu/mufu.toml:53.
 impl SchedOp for OpMufu {}
 /// Spec: isa-spec/spec/ops/alu/mufu.toml:2.
 impl Encode for OpMufu {
@@ -905,7 +906,7 @@ impl Forms for OpMufu {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/mufu.toml:53.
+    /// Spec: isa-spec/spec/ops/alu/mufu.toml:61.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

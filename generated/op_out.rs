@@ -65,7 +65,7 @@ impl OpOut {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/out.toml:39; form at isa-spec/spec/ops/memory/out.toml:39).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/out.toml:43; form at isa-spec/spec/ops/memory/out.toml:43).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpOut {
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/out.toml:59; form at isa-spec/spec/ops/memory/out.toml:59).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/out.toml:63; form at isa-spec/spec/ops/memory/out.toml:63).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -105,7 +105,7 @@ impl OpOut {
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/out.toml:70; form at isa-spec/spec/ops/memory/out.toml:70).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/out.toml:74; form at isa-spec/spec/ops/memory/out.toml:74).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -125,7 +125,7 @@ impl OpOut {
         w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/memory/out.toml:84 pack alike.
+    /// What all forms of isa-spec/spec/ops/memory/out.toml:88 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -136,7 +136,7 @@ impl OpOut {
         w |= code_of(&[1, 2, 3], self.mode.index()) << 39;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:84; form at isa-spec/spec/ops/memory/out.toml:88).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:88; form at isa-spec/spec/ops/memory/out.toml:92).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xfbe0000000000000 | (c.raw & 0x7fe7ff0000000)
@@ -144,7 +144,7 @@ impl OpOut {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:84; form at isa-spec/spec/ops/memory/out.toml:88).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:88; form at isa-spec/spec/ops/memory/out.toml:92).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xf6e0000000000000 | (c.raw & 0x7fe0000000000)
@@ -156,7 +156,7 @@ impl OpOut {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:84; form at isa-spec/spec/ops/memory/out.toml:88).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:88; form at isa-spec/spec/ops/memory/out.toml:92).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xebe0000000000000 | (c.raw & 0x7fe0000000000)
@@ -165,7 +165,7 @@ impl OpOut {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/out.toml:39; form at isa-spec/spec/ops/memory/out.toml:39).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/out.toml:43; form at isa-spec/spec/ops/memory/out.toml:43).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -179,7 +179,7 @@ impl OpOut {
         let o = Self { d, a, b, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3fffffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/out.toml:59; form at isa-spec/spec/ops/memory/out.toml:59).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/out.toml:63; form at isa-spec/spec/ops/memory/out.toml:63).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -192,7 +192,7 @@ impl OpOut {
         let o = Self { d, a, b, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3fffffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/out.toml:70; form at isa-spec/spec/ops/memory/out.toml:70).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/out.toml:74; form at isa-spec/spec/ops/memory/out.toml:74).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -206,7 +206,7 @@ impl OpOut {
         let o = Self { d, a, b, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3fff0000000000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/memory/out.toml:84 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/memory/out.toml:88 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -219,14 +219,14 @@ impl OpOut {
         };
         Some(Self { d, a, b: Src::RZ, mode })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/memory/out.toml:84; form at isa-spec/spec/ops/memory/out.toml:88).
+    /// Form `r`'s fields (isa-spec/spec/ops/memory/out.toml:88; form at isa-spec/spec/ops/memory/out.toml:92).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fe7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/memory/out.toml:84; form at isa-spec/spec/ops/memory/out.toml:88).
+    /// Form `i`'s fields (isa-spec/spec/ops/memory/out.toml:88; form at isa-spec/spec/ops/memory/out.toml:92).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -235,14 +235,14 @@ impl OpOut {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fe0000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/memory/out.toml:84; form at isa-spec/spec/ops/memory/out.toml:88).
+    /// Form `c`'s fields (isa-spec/spec/ops/memory/out.toml:88; form at isa-spec/spec/ops/memory/out.toml:92).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fe0000000000)))
     }
-    /// Parse one tokenized line of syntax `OUT` (isa-spec/spec/ops/memory/out.toml:34); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `OUT` (isa-spec/spec/ops/memory/out.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["OUT"]])?;
         let mut cur = 0usize;
@@ -280,6 +280,7 @@ impl OpOut {
 }
 impl MemOp for OpOut {}
 impl FlowOp for OpOut {}
+/// Spec: isa-spec/spec/ops/memory/out.toml:34.
 impl SchedOp for OpOut {}
 /// Spec: isa-spec/spec/ops/memory/out.toml:11.
 impl Encode for OpOut {
@@ -298,7 +299,7 @@ impl Forms for OpOut {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/out.toml:34.
+    /// Spec: isa-spec/spec/ops/memory/out.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

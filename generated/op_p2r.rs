@@ -52,7 +52,7 @@ impl OpP2r {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/move/p2r.toml:60 pack alike.
+    /// What all forms of isa-spec/spec/ops/move/p2r.toml:63 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -64,7 +64,7 @@ impl OpP2r {
         w |= (self.bsel.index() as u128) << 76;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:65).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:63; form at isa-spec/spec/ops/move/p2r.toml:68).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -78,7 +78,7 @@ impl OpP2r {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:65).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:63; form at isa-spec/spec/ops/move/p2r.toml:68).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -92,7 +92,7 @@ impl OpP2r {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:65).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/p2r.toml:63; form at isa-spec/spec/ops/move/p2r.toml:68).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -106,7 +106,7 @@ impl OpP2r {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:65).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:63; form at isa-spec/spec/ops/move/p2r.toml:68).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c03
@@ -114,7 +114,7 @@ impl OpP2r {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/move/p2r.toml:73 pack alike.
+    /// What all forms of isa-spec/spec/ops/move/p2r.toml:76 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -126,7 +126,7 @@ impl OpP2r {
         w |= (self.bsel.index() as u128) << 41;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/p2r.toml:73; form at isa-spec/spec/ops/move/p2r.toml:77).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/p2r.toml:76; form at isa-spec/spec/ops/move/p2r.toml:80).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5ce8000000000000 | (c.raw & 0x7f8fff0000000)
@@ -134,7 +134,7 @@ impl OpP2r {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/p2r.toml:73; form at isa-spec/spec/ops/move/p2r.toml:77).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/p2r.toml:76; form at isa-spec/spec/ops/move/p2r.toml:80).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x38e8000000000000 | (c.raw & 0x7f88000000000)
@@ -146,7 +146,7 @@ impl OpP2r {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/p2r.toml:73; form at isa-spec/spec/ops/move/p2r.toml:77).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/p2r.toml:76; form at isa-spec/spec/ops/move/p2r.toml:80).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4ce8000000000000 | (c.raw & 0x7f88000000000)
@@ -155,7 +155,7 @@ impl OpP2r {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/move/p2r.toml:60 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/move/p2r.toml:63 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -170,35 +170,35 @@ impl OpP2r {
             bsel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:65).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/move/p2r.toml:63; form at isa-spec/spec/ops/move/p2r.toml:68).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffcfffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:65).
+    /// Form `rir`'s fields (isa-spec/spec/ops/move/p2r.toml:63; form at isa-spec/spec/ops/move/p2r.toml:68).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffcfff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:65).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/move/p2r.toml:63; form at isa-spec/spec/ops/move/p2r.toml:68).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffcffff80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/move/p2r.toml:60; form at isa-spec/spec/ops/move/p2r.toml:65).
+    /// Form `rur`'s fields (isa-spec/spec/ops/move/p2r.toml:63; form at isa-spec/spec/ops/move/p2r.toml:68).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffcfffffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/move/p2r.toml:73 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/move/p2r.toml:76 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -213,14 +213,14 @@ impl OpP2r {
             bsel,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/move/p2r.toml:73; form at isa-spec/spec/ops/move/p2r.toml:77).
+    /// Form `r`'s fields (isa-spec/spec/ops/move/p2r.toml:76; form at isa-spec/spec/ops/move/p2r.toml:80).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7f8fff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/move/p2r.toml:73; form at isa-spec/spec/ops/move/p2r.toml:77).
+    /// Form `i`'s fields (isa-spec/spec/ops/move/p2r.toml:76; form at isa-spec/spec/ops/move/p2r.toml:80).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -229,14 +229,14 @@ impl OpP2r {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7f88000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/move/p2r.toml:73; form at isa-spec/spec/ops/move/p2r.toml:77).
+    /// Form `c`'s fields (isa-spec/spec/ops/move/p2r.toml:76; form at isa-spec/spec/ops/move/p2r.toml:80).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7f88000000000)))
     }
-    /// Parse one tokenized line of syntax `P2R` (isa-spec/spec/ops/move/p2r.toml:55); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `P2R` (isa-spec/spec/ops/move/p2r.toml:58); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["P2R"]])?;
         let mut cur = 0usize;
@@ -312,7 +312,7 @@ impl Forms for OpP2r {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/move/p2r.toml:55.
+    /// Spec: isa-spec/spec/ops/move/p2r.toml:58.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -41,7 +41,7 @@ impl OpPixld {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/pixld.toml:29; form at isa-spec/spec/ops/memory/pixld.toml:29).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/pixld.toml:33; form at isa-spec/spec/ops/memory/pixld.toml:33).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -58,7 +58,7 @@ impl OpPixld {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/pixld.toml:29; form at isa-spec/spec/ops/memory/pixld.toml:29).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/pixld.toml:33; form at isa-spec/spec/ops/memory/pixld.toml:33).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -67,7 +67,7 @@ impl OpPixld {
         let o = Self { d, pd, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff03fffffffffffff000000)))
     }
-    /// Parse one tokenized line of syntax `PIXLD` (isa-spec/spec/ops/memory/pixld.toml:24); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PIXLD` (isa-spec/spec/ops/memory/pixld.toml:28); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PIXLD"]])?;
         let mut cur = 0usize;
@@ -107,6 +107,7 @@ impl OpPixld {
 }
 impl MemOp for OpPixld {}
 impl FlowOp for OpPixld {}
+/// Spec: isa-spec/spec/ops/memory/pixld.toml:24.
 impl SchedOp for OpPixld {}
 /// Spec: isa-spec/spec/ops/memory/pixld.toml:7.
 impl Encode for OpPixld {
@@ -119,7 +120,7 @@ impl Forms for OpPixld {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/pixld.toml:24.
+    /// Spec: isa-spec/spec/ops/memory/pixld.toml:28.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);

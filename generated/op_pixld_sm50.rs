@@ -45,7 +45,7 @@ impl OpPixldSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/pixld_sm50.toml:39; form at isa-spec/spec/ops/memory/pixld_sm50.toml:39).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/pixld_sm50.toml:43; form at isa-spec/spec/ops/memory/pixld_sm50.toml:43).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -57,7 +57,7 @@ impl OpPixldSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/pixld_sm50.toml:39; form at isa-spec/spec/ops/memory/pixld_sm50.toml:39).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/pixld_sm50.toml:43; form at isa-spec/spec/ops/memory/pixld_sm50.toml:43).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -68,7 +68,7 @@ impl OpPixldSm50 {
         let o = Self { d, pd, a, off, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x71ffc70000000)))
     }
-    /// Parse one tokenized line of syntax `PIXLD` (isa-spec/spec/ops/memory/pixld_sm50.toml:34); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PIXLD` (isa-spec/spec/ops/memory/pixld_sm50.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PIXLD"]])?;
         let mut cur = 0usize;
@@ -116,6 +116,7 @@ impl OpPixldSm50 {
 }
 impl MemOp for OpPixldSm50 {}
 impl FlowOp for OpPixldSm50 {}
+/// Spec: isa-spec/spec/ops/memory/pixld_sm50.toml:34.
 impl SchedOp for OpPixldSm50 {}
 /// Spec: isa-spec/spec/ops/memory/pixld_sm50.toml:8.
 impl Encode for OpPixldSm50 {
@@ -128,7 +129,7 @@ impl Forms for OpPixldSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/pixld_sm50.toml:34.
+    /// Spec: isa-spec/spec/ops/memory/pixld_sm50.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

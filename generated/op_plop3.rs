@@ -54,7 +54,7 @@ impl OpPlop3 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/plop3.toml:62 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/plop3.toml:65 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -76,7 +76,7 @@ impl OpPlop3 {
         w |= u128::from(self.a.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `p` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3.toml:62; form at isa-spec/spec/ops/alu/plop3.toml:67).
+    /// Form `p` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3.toml:65; form at isa-spec/spec/ops/alu/plop3.toml:70).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -90,7 +90,7 @@ impl OpPlop3 {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 68;
         Ok(w)
     }
-    /// Form `u` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3.toml:62; form at isa-spec/spec/ops/alu/plop3.toml:67).
+    /// Form `u` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3.toml:65; form at isa-spec/spec/ops/alu/plop3.toml:70).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000081c | (c.raw & 0x1fff0000000ffffffffff000000)
@@ -98,7 +98,7 @@ impl OpPlop3 {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UPred, 3u32, sm)? << 68;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/plop3.toml:62 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/plop3.toml:65 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -119,7 +119,7 @@ impl OpPlop3 {
             lut1,
         })
     }
-    /// Form `p`'s fields (isa-spec/spec/ops/alu/plop3.toml:62; form at isa-spec/spec/ops/alu/plop3.toml:67).
+    /// Form `p`'s fields (isa-spec/spec/ops/alu/plop3.toml:65; form at isa-spec/spec/ops/alu/plop3.toml:70).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -127,7 +127,7 @@ impl OpPlop3 {
             .with_not(bit(w, 71));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff8000008ffffffffff000000)))
     }
-    /// Form `u`'s fields (isa-spec/spec/ops/alu/plop3.toml:62; form at isa-spec/spec/ops/alu/plop3.toml:67).
+    /// Form `u`'s fields (isa-spec/spec/ops/alu/plop3.toml:65; form at isa-spec/spec/ops/alu/plop3.toml:70).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -135,7 +135,7 @@ impl OpPlop3 {
             .with_not(bit(w, 71));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0000000ffffffffff000000)))
     }
-    /// Parse one tokenized line of syntax `PLOP3.LUT` (isa-spec/spec/ops/alu/plop3.toml:48); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PLOP3.LUT` (isa-spec/spec/ops/alu/plop3.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PLOP3", "LUT"]])?;
         if !rest.is_empty() {
@@ -208,7 +208,7 @@ impl Forms for OpPlop3 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/plop3.toml:48.
+    /// Spec: isa-spec/spec/ops/alu/plop3.toml:51.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

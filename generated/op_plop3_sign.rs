@@ -60,7 +60,7 @@ impl OpPlop3Sign {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/plop3_sign.toml:73 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/plop3_sign.toml:76 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -78,7 +78,7 @@ impl OpPlop3Sign {
         w |= dst_field(Self::NAME, "pq", self.pq, RegFile::Pred, 3u32, sm)? << 84;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3_sign.toml:73; form at isa-spec/spec/ops/alu/plop3_sign.toml:78).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3_sign.toml:76; form at isa-spec/spec/ops/alu/plop3_sign.toml:81).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -92,7 +92,7 @@ impl OpPlop3Sign {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/plop3_sign.toml:73; form at isa-spec/spec/ops/alu/plop3_sign.toml:78).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/plop3_sign.toml:76; form at isa-spec/spec/ops/alu/plop3_sign.toml:81).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -106,7 +106,7 @@ impl OpPlop3Sign {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/plop3_sign.toml:73 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/plop3_sign.toml:76 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -131,21 +131,21 @@ impl OpPlop3Sign {
             lut1,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/plop3_sign.toml:73; form at isa-spec/spec/ops/alu/plop3_sign.toml:78).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/plop3_sign.toml:76; form at isa-spec/spec/ops/alu/plop3_sign.toml:81).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff810000ffffff0000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/plop3_sign.toml:73; form at isa-spec/spec/ops/alu/plop3_sign.toml:78).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/plop3_sign.toml:76; form at isa-spec/spec/ops/alu/plop3_sign.toml:81).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff810000f80000ff00000000)))
     }
-    /// Parse one tokenized line of syntax `PLOP3.LUT` (isa-spec/spec/ops/alu/plop3_sign.toml:62); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PLOP3.LUT` (isa-spec/spec/ops/alu/plop3_sign.toml:65); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PLOP3", "LUT"]])?;
         let mut cur = 0usize;
@@ -320,7 +320,7 @@ impl Forms for OpPlop3Sign {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/plop3_sign.toml:62.
+    /// Spec: isa-spec/spec/ops/alu/plop3_sign.toml:65.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -45,14 +45,14 @@ impl OpPopc {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/popc.toml:22 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/popc.toml:30 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:30).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/popc.toml:30; form at isa-spec/spec/ops/alu/popc.toml:38).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -68,7 +68,7 @@ impl OpPopc {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:30).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/popc.toml:30; form at isa-spec/spec/ops/alu/popc.toml:38).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpPopc {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:30).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/popc.toml:30; form at isa-spec/spec/ops/alu/popc.toml:38).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -99,7 +99,7 @@ impl OpPopc {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:30).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/popc.toml:30; form at isa-spec/spec/ops/alu/popc.toml:38).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -109,14 +109,14 @@ impl OpPopc {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/popc.toml:45 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/popc.toml:53 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:45; form at isa-spec/spec/ops/alu/popc.toml:51).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:53; form at isa-spec/spec/ops/alu/popc.toml:59).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -126,7 +126,7 @@ impl OpPopc {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:45; form at isa-spec/spec/ops/alu/popc.toml:51).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:53; form at isa-spec/spec/ops/alu/popc.toml:59).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -139,7 +139,7 @@ impl OpPopc {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:45; form at isa-spec/spec/ops/alu/popc.toml:51).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:53; form at isa-spec/spec/ops/alu/popc.toml:59).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -150,7 +150,7 @@ impl OpPopc {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:30).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/popc.toml:30; form at isa-spec/spec/ops/alu/popc.toml:38).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -159,7 +159,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffffff7fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:30).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/popc.toml:30; form at isa-spec/spec/ops/alu/popc.toml:38).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -167,7 +167,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffffff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:30).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/popc.toml:30; form at isa-spec/spec/ops/alu/popc.toml:38).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -176,7 +176,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffffff780000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:30).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/popc.toml:30; form at isa-spec/spec/ops/alu/popc.toml:38).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -184,7 +184,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffffff7fffff00ff000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/popc.toml:45; form at isa-spec/spec/ops/alu/popc.toml:51).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/popc.toml:53; form at isa-spec/spec/ops/alu/popc.toml:59).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -193,7 +193,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fefff000ff00)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/popc.toml:45; form at isa-spec/spec/ops/alu/popc.toml:51).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/popc.toml:53; form at isa-spec/spec/ops/alu/popc.toml:59).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -203,7 +203,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fe800000ff00)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/popc.toml:45; form at isa-spec/spec/ops/alu/popc.toml:51).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/popc.toml:53; form at isa-spec/spec/ops/alu/popc.toml:59).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -212,7 +212,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fe800000ff00)))
     }
-    /// Parse one tokenized line of syntax `POPC` (isa-spec/spec/ops/alu/popc.toml:15); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `POPC` (isa-spec/spec/ops/alu/popc.toml:23); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["POPC"]])?;
         if !rest.is_empty() {
@@ -238,6 +238,7 @@ impl OpPopc {
 }
 impl MemOp for OpPopc {}
 impl FlowOp for OpPopc {}
+/// Spec: isa-spec/spec/ops/alu/popc.toml:15.
 impl SchedOp for OpPopc {}
 /// Spec: isa-spec/spec/ops/alu/popc.toml:2.
 impl Encode for OpPopc {
@@ -256,7 +257,7 @@ impl Forms for OpPopc {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/popc.toml:15.
+    /// Spec: isa-spec/spec/ops/alu/popc.toml:23.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

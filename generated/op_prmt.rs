@@ -57,7 +57,7 @@ impl OpPrmt {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/prmt.toml:42 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/prmt.toml:45 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -69,7 +69,7 @@ impl OpPrmt {
         w |= (self.mode.index() as u128) << 72;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:45; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -84,7 +84,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:45; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -99,7 +99,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/prmt.toml:45; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -114,7 +114,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:45; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c16
@@ -123,7 +123,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:45; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -138,7 +138,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/prmt.toml:45; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -153,7 +153,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:45; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000e16
@@ -162,7 +162,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/prmt.toml:55 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/prmt.toml:58 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -174,7 +174,7 @@ impl OpPrmt {
         w |= (self.mode.index() as u128) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:55; form at isa-spec/spec/ops/alu/prmt.toml:59).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:58; form at isa-spec/spec/ops/alu/prmt.toml:62).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5bc0000000000000 | (c.raw & 0x807ff0000000)
@@ -183,7 +183,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:55; form at isa-spec/spec/ops/alu/prmt.toml:59).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:58; form at isa-spec/spec/ops/alu/prmt.toml:62).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x36c0000000000000 | (c.raw & 0x800000000000)
@@ -196,7 +196,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:55; form at isa-spec/spec/ops/alu/prmt.toml:59).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:58; form at isa-spec/spec/ops/alu/prmt.toml:62).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4bc0000000000000 | (c.raw & 0x800000000000)
@@ -206,7 +206,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:55; form at isa-spec/spec/ops/alu/prmt.toml:59).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:58; form at isa-spec/spec/ops/alu/prmt.toml:62).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x53c0000000000000 | (c.raw & 0x800000000000)
@@ -216,7 +216,7 @@ impl OpPrmt {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/prmt.toml:42 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/prmt.toml:45 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -230,7 +230,7 @@ impl OpPrmt {
             mode,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/prmt.toml:45; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -238,7 +238,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff800ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/prmt.toml:45; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -246,7 +246,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff8000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/prmt.toml:45; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -254,7 +254,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff800f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/prmt.toml:45; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -262,7 +262,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff800ffffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/prmt.toml:45; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -270,7 +270,7 @@ impl OpPrmt {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff8000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/prmt.toml:45; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -278,7 +278,7 @@ impl OpPrmt {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffff800f80000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/prmt.toml:42; form at isa-spec/spec/ops/alu/prmt.toml:47).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/prmt.toml:45; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -286,7 +286,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff800ffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/prmt.toml:55 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/prmt.toml:58 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -300,7 +300,7 @@ impl OpPrmt {
             mode,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/prmt.toml:55; form at isa-spec/spec/ops/alu/prmt.toml:59).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/prmt.toml:58; form at isa-spec/spec/ops/alu/prmt.toml:62).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -308,7 +308,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x807ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/prmt.toml:55; form at isa-spec/spec/ops/alu/prmt.toml:59).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/prmt.toml:58; form at isa-spec/spec/ops/alu/prmt.toml:62).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -318,7 +318,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/prmt.toml:55; form at isa-spec/spec/ops/alu/prmt.toml:59).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/prmt.toml:58; form at isa-spec/spec/ops/alu/prmt.toml:62).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -326,7 +326,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800000000000)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/prmt.toml:55; form at isa-spec/spec/ops/alu/prmt.toml:59).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/prmt.toml:58; form at isa-spec/spec/ops/alu/prmt.toml:62).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -334,7 +334,7 @@ impl OpPrmt {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800000000000)))
     }
-    /// Parse one tokenized line of syntax `PRMT` (isa-spec/spec/ops/alu/prmt.toml:33); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PRMT` (isa-spec/spec/ops/alu/prmt.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PRMT"]])?;
         let mut cur = 0usize;
@@ -411,7 +411,7 @@ impl Forms for OpPrmt {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/prmt.toml:33.
+    /// Spec: isa-spec/spec/ops/alu/prmt.toml:36.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

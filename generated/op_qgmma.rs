@@ -62,7 +62,7 @@ impl OpQgmma {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/qgmma.toml:88; form at isa-spec/spec/ops/alu/qgmma.toml:88).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/qgmma.toml:93; form at isa-spec/spec/ops/alu/qgmma.toml:93).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "desc", &self.desc, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -86,7 +86,7 @@ impl OpQgmma {
         w |= u128::from(self.sd.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qgmma.toml:88; form at isa-spec/spec/ops/alu/qgmma.toml:88).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qgmma.toml:93; form at isa-spec/spec/ops/alu/qgmma.toml:93).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -128,7 +128,7 @@ impl OpQgmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00fc400781fffffc0000000)))
     }
-    /// Parse one tokenized line of syntax `QGMMA` (isa-spec/spec/ops/alu/qgmma.toml:80); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `QGMMA` (isa-spec/spec/ops/alu/qgmma.toml:85); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["QGMMA"]])?;
         let mut cur = 0usize;
@@ -231,6 +231,7 @@ impl OpQgmma {
 }
 impl MemOp for OpQgmma {}
 impl FlowOp for OpQgmma {}
+/// Spec: isa-spec/spec/ops/alu/qgmma.toml:80.
 impl SchedOp for OpQgmma {}
 /// Spec: isa-spec/spec/ops/alu/qgmma.toml:24.
 impl Encode for OpQgmma {
@@ -243,7 +244,7 @@ impl Forms for OpQgmma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/qgmma.toml:80.
+    /// Spec: isa-spec/spec/ops/alu/qgmma.toml:85.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_desc = false;

@@ -65,7 +65,7 @@ impl OpQgmmaR {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/qgmma_r.toml:75; form at isa-spec/spec/ops/alu/qgmma_r.toml:75).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/qgmma_r.toml:80; form at isa-spec/spec/ops/alu/qgmma_r.toml:80).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -91,7 +91,7 @@ impl OpQgmmaR {
         w |= u128::from(self.sd.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qgmma_r.toml:75; form at isa-spec/spec/ops/alu/qgmma_r.toml:75).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qgmma_r.toml:80; form at isa-spec/spec/ops/alu/qgmma_r.toml:80).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -134,7 +134,7 @@ impl OpQgmmaR {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00fc400781fffc000000000)))
     }
-    /// Parse one tokenized line of syntax `QGMMA` (isa-spec/spec/ops/alu/qgmma_r.toml:67); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `QGMMA` (isa-spec/spec/ops/alu/qgmma_r.toml:72); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["QGMMA"]])?;
         let mut cur = 0usize;
@@ -237,6 +237,7 @@ impl OpQgmmaR {
 }
 impl MemOp for OpQgmmaR {}
 impl FlowOp for OpQgmmaR {}
+/// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:67.
 impl SchedOp for OpQgmmaR {}
 /// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:10.
 impl Encode for OpQgmmaR {
@@ -249,7 +250,7 @@ impl Forms for OpQgmmaR {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:67.
+    /// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:72.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

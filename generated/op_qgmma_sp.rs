@@ -71,7 +71,7 @@ impl OpQgmmaSp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/qgmma_sp.toml:89; form at isa-spec/spec/ops/alu/qgmma_sp.toml:89).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/qgmma_sp.toml:94; form at isa-spec/spec/ops/alu/qgmma_sp.toml:94).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "desc", &self.desc, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -107,7 +107,7 @@ impl OpQgmmaSp {
         w |= u128::from(self.sd.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qgmma_sp.toml:89; form at isa-spec/spec/ops/alu/qgmma_sp.toml:89).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qgmma_sp.toml:94; form at isa-spec/spec/ops/alu/qgmma_sp.toml:94).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -189,7 +189,7 @@ impl OpQgmmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00fc000781c00ffc0000000)))
     }
-    /// Parse one tokenized line of syntax `QGMMA.SP` (isa-spec/spec/ops/alu/qgmma_sp.toml:81); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `QGMMA.SP` (isa-spec/spec/ops/alu/qgmma_sp.toml:86); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["QGMMA", "SP"]])?;
         let mut cur = 0usize;
@@ -304,6 +304,7 @@ impl OpQgmmaSp {
 }
 impl MemOp for OpQgmmaSp {}
 impl FlowOp for OpQgmmaSp {}
+/// Spec: isa-spec/spec/ops/alu/qgmma_sp.toml:81.
 impl SchedOp for OpQgmmaSp {}
 /// Spec: isa-spec/spec/ops/alu/qgmma_sp.toml:10.
 impl Encode for OpQgmmaSp {
@@ -316,7 +317,7 @@ impl Forms for OpQgmmaSp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/qgmma_sp.toml:81.
+    /// Spec: isa-spec/spec/ops/alu/qgmma_sp.toml:86.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_desc = false;

@@ -76,7 +76,7 @@ impl OpQgmmaSpR {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/qgmma_sp_r.toml:90; form at isa-spec/spec/ops/alu/qgmma_sp_r.toml:90).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/qgmma_sp_r.toml:95; form at isa-spec/spec/ops/alu/qgmma_sp_r.toml:95).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -114,7 +114,7 @@ impl OpQgmmaSpR {
         w |= u128::from(self.sd.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qgmma_sp_r.toml:90; form at isa-spec/spec/ops/alu/qgmma_sp_r.toml:90).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qgmma_sp_r.toml:95; form at isa-spec/spec/ops/alu/qgmma_sp_r.toml:95).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -197,7 +197,7 @@ impl OpQgmmaSpR {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00fc000781c00c000000000)))
     }
-    /// Parse one tokenized line of syntax `QGMMA.SP` (isa-spec/spec/ops/alu/qgmma_sp_r.toml:82); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `QGMMA.SP` (isa-spec/spec/ops/alu/qgmma_sp_r.toml:87); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["QGMMA", "SP"]])?;
         let mut cur = 0usize;
@@ -312,6 +312,7 @@ impl OpQgmmaSpR {
 }
 impl MemOp for OpQgmmaSpR {}
 impl FlowOp for OpQgmmaSpR {}
+/// Spec: isa-spec/spec/ops/alu/qgmma_sp_r.toml:82.
 impl SchedOp for OpQgmmaSpR {}
 /// Spec: isa-spec/spec/ops/alu/qgmma_sp_r.toml:10.
 impl Encode for OpQgmmaSpR {
@@ -324,7 +325,7 @@ impl Forms for OpQgmmaSpR {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/qgmma_sp_r.toml:82.
+    /// Spec: isa-spec/spec/ops/alu/qgmma_sp_r.toml:87.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -61,7 +61,7 @@ impl OpQmma {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [89] (isa-spec/spec/ops/alu/qmma.toml:77; form at isa-spec/spec/ops/alu/qmma.toml:77).
+    /// Form `fixed` on SM [89] (isa-spec/spec/ops/alu/qmma.toml:82; form at isa-spec/spec/ops/alu/qmma.toml:82).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpQmma {
         w |= self.btype.code_in(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)? << 79;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/qmma.toml:115; form at isa-spec/spec/ops/alu/qmma.toml:115).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/qmma.toml:120; form at isa-spec/spec/ops/alu/qmma.toml:120).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -114,7 +114,7 @@ impl OpQmma {
         }
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qmma.toml:77; form at isa-spec/spec/ops/alu/qmma.toml:77).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qmma.toml:82; form at isa-spec/spec/ops/alu/qmma.toml:82).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -155,7 +155,7 @@ impl OpQmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e00007fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qmma.toml:115; form at isa-spec/spec/ops/alu/qmma.toml:115).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qmma.toml:120; form at isa-spec/spec/ops/alu/qmma.toml:120).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -206,7 +206,7 @@ impl OpQmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04206007fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `QMMA` (isa-spec/spec/ops/alu/qmma.toml:68); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `QMMA` (isa-spec/spec/ops/alu/qmma.toml:73); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["QMMA"]])?;
         let mut cur = 0usize;
@@ -342,6 +342,7 @@ impl OpQmma {
 }
 impl MemOp for OpQmma {}
 impl FlowOp for OpQmma {}
+/// Spec: isa-spec/spec/ops/alu/qmma.toml:68.
 impl SchedOp for OpQmma {}
 /// Spec: isa-spec/spec/ops/alu/qmma.toml:18.
 impl Encode for OpQmma {
@@ -354,7 +355,7 @@ impl Forms for OpQmma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/qmma.toml:68.
+    /// Spec: isa-spec/spec/ops/alu/qmma.toml:73.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

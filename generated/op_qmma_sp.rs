@@ -70,7 +70,7 @@ impl OpQmmaSp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [89] (isa-spec/spec/ops/alu/qmma_sp.toml:80; form at isa-spec/spec/ops/alu/qmma_sp.toml:80).
+    /// Form `fixed` on SM [89] (isa-spec/spec/ops/alu/qmma_sp.toml:85; form at isa-spec/spec/ops/alu/qmma_sp.toml:85).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -96,7 +96,7 @@ impl OpQmmaSp {
         w |= u128::from(self.regoffset) << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/qmma_sp.toml:122; form at isa-spec/spec/ops/alu/qmma_sp.toml:122).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/qmma_sp.toml:127; form at isa-spec/spec/ops/alu/qmma_sp.toml:127).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -132,7 +132,7 @@ impl OpQmmaSp {
         }
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qmma_sp.toml:80; form at isa-spec/spec/ops/alu/qmma_sp.toml:80).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qmma_sp.toml:85; form at isa-spec/spec/ops/alu/qmma_sp.toml:85).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -179,7 +179,7 @@ impl OpQmmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07c00007ff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qmma_sp.toml:122; form at isa-spec/spec/ops/alu/qmma_sp.toml:122).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qmma_sp.toml:127; form at isa-spec/spec/ops/alu/qmma_sp.toml:127).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -236,7 +236,7 @@ impl OpQmmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04006007ffc000000000000)))
     }
-    /// Parse one tokenized line of syntax `QMMA.SP` (isa-spec/spec/ops/alu/qmma_sp.toml:72); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `QMMA.SP` (isa-spec/spec/ops/alu/qmma_sp.toml:77); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["QMMA", "SP"]])?;
         let mut cur = 0usize;
@@ -379,6 +379,7 @@ impl OpQmmaSp {
 }
 impl MemOp for OpQmmaSp {}
 impl FlowOp for OpQmmaSp {}
+/// Spec: isa-spec/spec/ops/alu/qmma_sp.toml:72.
 impl SchedOp for OpQmmaSp {}
 /// Spec: isa-spec/spec/ops/alu/qmma_sp.toml:8.
 impl Encode for OpQmmaSp {
@@ -391,7 +392,7 @@ impl Forms for OpQmmaSp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/qmma_sp.toml:72.
+    /// Spec: isa-spec/spec/ops/alu/qmma_sp.toml:77.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -89,7 +89,7 @@ impl OpQspc {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/qspc.toml:70; form at isa-spec/spec/ops/memory/qspc.toml:70).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/qspc.toml:75; form at isa-spec/spec/ops/memory/qspc.toml:75).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -125,7 +125,7 @@ impl OpQspc {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/qspc.toml:104; form at isa-spec/spec/ops/memory/qspc.toml:104).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/qspc.toml:109; form at isa-spec/spec/ops/memory/qspc.toml:109).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -155,7 +155,7 @@ impl OpQspc {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/qspc.toml:116; form at isa-spec/spec/ops/memory/qspc.toml:116).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/qspc.toml:121; form at isa-spec/spec/ops/memory/qspc.toml:121).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -210,7 +210,7 @@ impl OpQspc {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/qspc.toml:138; form at isa-spec/spec/ops/memory/qspc.toml:138).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/qspc.toml:143; form at isa-spec/spec/ops/memory/qspc.toml:143).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -265,7 +265,7 @@ impl OpQspc {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/qspc.toml:70; form at isa-spec/spec/ops/memory/qspc.toml:70).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/qspc.toml:75; form at isa-spec/spec/ops/memory/qspc.toml:75).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -301,7 +301,7 @@ impl OpQspc {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffbf1f8ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/qspc.toml:104; form at isa-spec/spec/ops/memory/qspc.toml:104).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/qspc.toml:109; form at isa-spec/spec/ops/memory/qspc.toml:109).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -332,7 +332,7 @@ impl OpQspc {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3f1f8ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/qspc.toml:116; form at isa-spec/spec/ops/memory/qspc.toml:116).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/qspc.toml:121; form at isa-spec/spec/ops/memory/qspc.toml:121).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x40000000000000000000000 == 0x40000000000000000000000
@@ -377,7 +377,7 @@ impl OpQspc {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3f1f8ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/qspc.toml:138; form at isa-spec/spec/ops/memory/qspc.toml:138).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/qspc.toml:143; form at isa-spec/spec/ops/memory/qspc.toml:143).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x40000000000000000000000 == 0x40000000000000000000000
@@ -417,7 +417,7 @@ impl OpQspc {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3f1f8ff0000000000000000)))
     }
-    /// Parse one tokenized line of syntax `QSPC` (isa-spec/spec/ops/memory/qspc.toml:64); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `QSPC` (isa-spec/spec/ops/memory/qspc.toml:69); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["QSPC"]])?;
         let mut cur = 0usize;
@@ -499,6 +499,7 @@ impl OpQspc {
 }
 impl MemOp for OpQspc {}
 impl FlowOp for OpQspc {}
+/// Spec: isa-spec/spec/ops/memory/qspc.toml:64.
 impl SchedOp for OpQspc {}
 /// Spec: isa-spec/spec/ops/memory/qspc.toml:14.
 impl Encode for OpQspc {
@@ -513,7 +514,7 @@ impl Forms for OpQspc {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/qspc.toml:64.
+    /// Spec: isa-spec/spec/ops/memory/qspc.toml:69.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

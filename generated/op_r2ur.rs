@@ -43,7 +43,7 @@ impl OpR2ur {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/move/r2ur.toml:43; form at isa-spec/spec/ops/move/r2ur.toml:43).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/move/r2ur.toml:49; form at isa-spec/spec/ops/move/r2ur.toml:49).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -53,7 +53,7 @@ impl OpR2ur {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/move/r2ur.toml:61; form at isa-spec/spec/ops/move/r2ur.toml:61).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/move/r2ur.toml:67; form at isa-spec/spec/ops/move/r2ur.toml:67).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -63,7 +63,7 @@ impl OpR2ur {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/r2ur.toml:72; form at isa-spec/spec/ops/move/r2ur.toml:72).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/r2ur.toml:78; form at isa-spec/spec/ops/move/r2ur.toml:78).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -73,7 +73,7 @@ impl OpR2ur {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur.toml:43; form at isa-spec/spec/ops/move/r2ur.toml:43).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur.toml:49; form at isa-spec/spec/ops/move/r2ur.toml:49).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -82,7 +82,7 @@ impl OpR2ur {
         let o = Self { pd, d, a };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e1ffffffffffff00c00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur.toml:61; form at isa-spec/spec/ops/move/r2ur.toml:61).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur.toml:67; form at isa-spec/spec/ops/move/r2ur.toml:67).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -91,7 +91,7 @@ impl OpR2ur {
         let o = Self { pd, d, a };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e1ffffffffffff00c00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur.toml:72; form at isa-spec/spec/ops/move/r2ur.toml:72).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur.toml:78; form at isa-spec/spec/ops/move/r2ur.toml:78).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -100,7 +100,7 @@ impl OpR2ur {
         let o = Self { pd, d, a };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff721ffffffffffff00000000)))
     }
-    /// Parse one tokenized line of syntax `R2UR` (isa-spec/spec/ops/move/r2ur.toml:31); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `R2UR` (isa-spec/spec/ops/move/r2ur.toml:37); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["R2UR"]])?;
         if !rest.is_empty() {
@@ -161,7 +161,7 @@ impl Forms for OpR2ur {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/move/r2ur.toml:31.
+    /// Spec: isa-spec/spec/ops/move/r2ur.toml:37.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 131072 != 0 { self.form_id(sm) } else { None };

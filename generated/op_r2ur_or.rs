@@ -43,7 +43,7 @@ impl OpR2urOr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/move/r2ur_or.toml:38; form at isa-spec/spec/ops/move/r2ur_or.toml:38).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/move/r2ur_or.toml:41; form at isa-spec/spec/ops/move/r2ur_or.toml:41).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -54,7 +54,7 @@ impl OpR2urOr {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/move/r2ur_or.toml:56; form at isa-spec/spec/ops/move/r2ur_or.toml:56).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/move/r2ur_or.toml:59; form at isa-spec/spec/ops/move/r2ur_or.toml:59).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -65,7 +65,7 @@ impl OpR2urOr {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/r2ur_or.toml:67; form at isa-spec/spec/ops/move/r2ur_or.toml:67).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/r2ur_or.toml:70; form at isa-spec/spec/ops/move/r2ur_or.toml:70).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -76,7 +76,7 @@ impl OpR2urOr {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur_or.toml:38; form at isa-spec/spec/ops/move/r2ur_or.toml:38).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur_or.toml:41; form at isa-spec/spec/ops/move/r2ur_or.toml:41).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -85,7 +85,7 @@ impl OpR2urOr {
         let o = Self { pd, d, a };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e1ffffffffffff00c00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur_or.toml:56; form at isa-spec/spec/ops/move/r2ur_or.toml:56).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur_or.toml:59; form at isa-spec/spec/ops/move/r2ur_or.toml:59).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -94,7 +94,7 @@ impl OpR2urOr {
         let o = Self { pd, d, a };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7e1ffffffffffff00c00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur_or.toml:67; form at isa-spec/spec/ops/move/r2ur_or.toml:67).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur_or.toml:70; form at isa-spec/spec/ops/move/r2ur_or.toml:70).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -103,7 +103,7 @@ impl OpR2urOr {
         let o = Self { pd, d, a };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff721ffffffffffff00000000)))
     }
-    /// Parse one tokenized line of syntax `R2UR.OR` (isa-spec/spec/ops/move/r2ur_or.toml:26); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `R2UR.OR` (isa-spec/spec/ops/move/r2ur_or.toml:29); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["R2UR", "OR"]])?;
         if !rest.is_empty() {
@@ -153,7 +153,7 @@ impl Forms for OpR2urOr {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/move/r2ur_or.toml:26.
+    /// Spec: isa-spec/spec/ops/move/r2ur_or.toml:29.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 131072 != 0 { self.form_id(sm) } else { None };

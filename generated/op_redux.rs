@@ -41,7 +41,7 @@ impl OpRedux {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/redux.toml:41; form at isa-spec/spec/ops/alu/redux.toml:41).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/redux.toml:49; form at isa-spec/spec/ops/alu/redux.toml:49).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -52,7 +52,7 @@ impl OpRedux {
         w |= (self.op.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/redux.toml:59; form at isa-spec/spec/ops/alu/redux.toml:59).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/redux.toml:67; form at isa-spec/spec/ops/alu/redux.toml:67).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -63,7 +63,7 @@ impl OpRedux {
         w |= (self.op.index() as u128) << 78;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/redux.toml:41; form at isa-spec/spec/ops/alu/redux.toml:41).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/redux.toml:49; form at isa-spec/spec/ops/alu/redux.toml:49).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -73,7 +73,7 @@ impl OpRedux {
         let o = Self { d, a, op, dtype };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe3dffffffffff00c00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/redux.toml:59; form at isa-spec/spec/ops/alu/redux.toml:59).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/redux.toml:67; form at isa-spec/spec/ops/alu/redux.toml:67).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -83,7 +83,7 @@ impl OpRedux {
         let o = Self { d, a, op, dtype };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe3dffffffffff00000000)))
     }
-    /// Parse one tokenized line of syntax `REDUX` (isa-spec/spec/ops/alu/redux.toml:32); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `REDUX` (isa-spec/spec/ops/alu/redux.toml:40); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["REDUX"]])?;
         let mut cur = 0usize;
@@ -122,6 +122,7 @@ impl OpRedux {
 }
 impl MemOp for OpRedux {}
 impl FlowOp for OpRedux {}
+/// Spec: isa-spec/spec/ops/alu/redux.toml:32.
 impl SchedOp for OpRedux {}
 /// Spec: isa-spec/spec/ops/alu/redux.toml:12.
 impl Encode for OpRedux {
@@ -134,7 +135,7 @@ impl Forms for OpRedux {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/redux.toml:32.
+    /// Spec: isa-spec/spec/ops/alu/redux.toml:40.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

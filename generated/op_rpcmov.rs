@@ -34,7 +34,7 @@ impl OpRpcmov {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/rpcmov.toml:28; form at isa-spec/spec/ops/system/rpcmov.toml:28).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/rpcmov.toml:31; form at isa-spec/spec/ops/system/rpcmov.toml:31).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x353 | (c.raw & 0x1fff7ffffffffffffff7f000000);
@@ -42,7 +42,7 @@ impl OpRpcmov {
         w |= (self.half.index() as u128) << 31;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/system/rpcmov.toml:28; form at isa-spec/spec/ops/system/rpcmov.toml:28).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/rpcmov.toml:31; form at isa-spec/spec/ops/system/rpcmov.toml:31).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -50,7 +50,7 @@ impl OpRpcmov {
         let o = Self { d, half };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffffffffffffff7f000000)))
     }
-    /// Parse one tokenized line of syntax `RPCMOV.32` (isa-spec/spec/ops/system/rpcmov.toml:24); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `RPCMOV.32` (isa-spec/spec/ops/system/rpcmov.toml:27); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["RPCMOV", "32"]])?;
         if !rest.is_empty() {
@@ -102,7 +102,7 @@ impl Forms for OpRpcmov {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/system/rpcmov.toml:24.
+    /// Spec: isa-spec/spec/ops/system/rpcmov.toml:27.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);

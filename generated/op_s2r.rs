@@ -38,7 +38,7 @@ impl OpS2r {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/s2r.toml:18; form at isa-spec/spec/ops/system/s2r.toml:18).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/s2r.toml:26; form at isa-spec/spec/ops/system/s2r.toml:26).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -54,7 +54,7 @@ impl OpS2r {
         w |= (self.sr.index() as u128) << 72;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/s2r.toml:29; form at isa-spec/spec/ops/system/s2r.toml:29).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/s2r.toml:37; form at isa-spec/spec/ops/system/s2r.toml:37).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xf0c8000000000000 | (c.raw & 0x7fffff000ff00);
@@ -62,7 +62,7 @@ impl OpS2r {
         w |= (self.sr.index() as u128) << 20;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/system/s2r.toml:18; form at isa-spec/spec/ops/system/s2r.toml:18).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/s2r.toml:26; form at isa-spec/spec/ops/system/s2r.toml:26).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -70,7 +70,7 @@ impl OpS2r {
         let o = Self { d, sr };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff00ffffffffffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/system/s2r.toml:29; form at isa-spec/spec/ops/system/s2r.toml:29).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/s2r.toml:37; form at isa-spec/spec/ops/system/s2r.toml:37).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -78,7 +78,7 @@ impl OpS2r {
         let o = Self { d, sr };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fffff000ff00)))
     }
-    /// Parse one tokenized line of syntax `S2R` (isa-spec/spec/ops/system/s2r.toml:14); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `S2R` (isa-spec/spec/ops/system/s2r.toml:22); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["S2R"]])?;
         if !rest.is_empty() {
@@ -108,6 +108,7 @@ impl OpS2r {
 }
 impl MemOp for OpS2r {}
 impl FlowOp for OpS2r {}
+/// Spec: isa-spec/spec/ops/system/s2r.toml:14.
 impl SchedOp for OpS2r {}
 /// Spec: isa-spec/spec/ops/system/s2r.toml:2.
 impl Encode for OpS2r {
@@ -120,7 +121,7 @@ impl Forms for OpS2r {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/system/s2r.toml:14.
+    /// Spec: isa-spec/spec/ops/system/s2r.toml:22.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);

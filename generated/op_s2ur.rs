@@ -37,7 +37,7 @@ impl OpS2ur {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/system/s2ur.toml:23; form at isa-spec/spec/ops/system/s2ur.toml:23).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/system/s2ur.toml:31; form at isa-spec/spec/ops/system/s2ur.toml:31).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x9c3 | (c.raw & 0x1fff7ff00ffffffffffffc00000);
@@ -48,7 +48,7 @@ impl OpS2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/s2ur.toml:37; form at isa-spec/spec/ops/system/s2ur.toml:37).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/s2ur.toml:45; form at isa-spec/spec/ops/system/s2ur.toml:45).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x9c3 | (c.raw & 0x1fff7ff00ffffffffffff000000);
@@ -59,7 +59,7 @@ impl OpS2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/system/s2ur.toml:23; form at isa-spec/spec/ops/system/s2ur.toml:23).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/s2ur.toml:31; form at isa-spec/spec/ops/system/s2ur.toml:31).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -70,7 +70,7 @@ impl OpS2ur {
         let raw = w & 0x1fff7ff00ffffffffffffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/system/s2ur.toml:37; form at isa-spec/spec/ops/system/s2ur.toml:37).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/s2ur.toml:45; form at isa-spec/spec/ops/system/s2ur.toml:45).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -81,7 +81,7 @@ impl OpS2ur {
         let raw = w & 0x1fff7ff00ffffffffffff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `S2UR` (isa-spec/spec/ops/system/s2ur.toml:19); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `S2UR` (isa-spec/spec/ops/system/s2ur.toml:27); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["S2UR"]])?;
         if !rest.is_empty() {
@@ -111,6 +111,7 @@ impl OpS2ur {
 }
 impl MemOp for OpS2ur {}
 impl FlowOp for OpS2ur {}
+/// Spec: isa-spec/spec/ops/system/s2ur.toml:19.
 impl SchedOp for OpS2ur {}
 /// Spec: isa-spec/spec/ops/system/s2ur.toml:7.
 impl Encode for OpS2ur {
@@ -123,7 +124,7 @@ impl Forms for OpS2ur {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/system/s2ur.toml:19.
+    /// Spec: isa-spec/spec/ops/system/s2ur.toml:27.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);

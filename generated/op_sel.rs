@@ -51,7 +51,7 @@ impl OpSel {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/sel.toml:41 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/sel.toml:44 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -64,7 +64,7 @@ impl OpSel {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:46).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/sel.toml:44; form at isa-spec/spec/ops/alu/sel.toml:49).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -78,7 +78,7 @@ impl OpSel {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:46).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/sel.toml:44; form at isa-spec/spec/ops/alu/sel.toml:49).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -92,7 +92,7 @@ impl OpSel {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:46).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/sel.toml:44; form at isa-spec/spec/ops/alu/sel.toml:49).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -106,7 +106,7 @@ impl OpSel {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:46).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/sel.toml:44; form at isa-spec/spec/ops/alu/sel.toml:49).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c07
@@ -114,7 +114,7 @@ impl OpSel {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/sel.toml:55 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/sel.toml:58 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -127,7 +127,7 @@ impl OpSel {
         w |= u128::from(self.cond.not) << 42;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/sel.toml:55; form at isa-spec/spec/ops/alu/sel.toml:59).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/sel.toml:58; form at isa-spec/spec/ops/alu/sel.toml:62).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5ca0000000000000 | (c.raw & 0x7f87ff0000000)
@@ -135,7 +135,7 @@ impl OpSel {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/sel.toml:55; form at isa-spec/spec/ops/alu/sel.toml:59).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/sel.toml:58; form at isa-spec/spec/ops/alu/sel.toml:62).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x38a0000000000000 | (c.raw & 0x7f80000000000)
@@ -147,7 +147,7 @@ impl OpSel {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/sel.toml:55; form at isa-spec/spec/ops/alu/sel.toml:59).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/sel.toml:58; form at isa-spec/spec/ops/alu/sel.toml:62).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4ca0000000000000 | (c.raw & 0x7f80000000000)
@@ -156,7 +156,7 @@ impl OpSel {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/sel.toml:41 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/sel.toml:44 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -165,35 +165,35 @@ impl OpSel {
             .with_not(bit(w, 90));
         Some(Self { d, a, b: Src::RZ, cond })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:46).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/sel.toml:44; form at isa-spec/spec/ops/alu/sel.toml:49).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87fffffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:46).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/sel.toml:44; form at isa-spec/spec/ops/alu/sel.toml:49).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87fffff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:46).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/sel.toml:44; form at isa-spec/spec/ops/alu/sel.toml:49).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87ffffff80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/sel.toml:41; form at isa-spec/spec/ops/alu/sel.toml:46).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/sel.toml:44; form at isa-spec/spec/ops/alu/sel.toml:49).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fffffffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/sel.toml:55 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/sel.toml:58 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -202,14 +202,14 @@ impl OpSel {
             .with_not(bit(w, 42));
         Some(Self { d, a, b: Src::RZ, cond })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/sel.toml:55; form at isa-spec/spec/ops/alu/sel.toml:59).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/sel.toml:58; form at isa-spec/spec/ops/alu/sel.toml:62).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7f87ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/sel.toml:55; form at isa-spec/spec/ops/alu/sel.toml:59).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/sel.toml:58; form at isa-spec/spec/ops/alu/sel.toml:62).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -218,14 +218,14 @@ impl OpSel {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7f80000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/sel.toml:55; form at isa-spec/spec/ops/alu/sel.toml:59).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/sel.toml:58; form at isa-spec/spec/ops/alu/sel.toml:62).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7f80000000000)))
     }
-    /// Parse one tokenized line of syntax `SEL` (isa-spec/spec/ops/alu/sel.toml:30); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SEL` (isa-spec/spec/ops/alu/sel.toml:33); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SEL"]])?;
         if !rest.is_empty() {
@@ -289,7 +289,7 @@ impl Forms for OpSel {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/sel.toml:30.
+    /// Spec: isa-spec/spec/ops/alu/sel.toml:33.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -45,7 +45,7 @@ impl OpSel64 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/sel64.toml:44 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/sel64.toml:47 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -98,7 +98,7 @@ impl OpSel64 {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/sel64.toml:44; form at isa-spec/spec/ops/alu/sel64.toml:49).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/sel64.toml:47; form at isa-spec/spec/ops/alu/sel64.toml:52).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x607 | (c.raw & 0x1fff07fffffffffff0000000000)
@@ -106,7 +106,7 @@ impl OpSel64 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/sel64.toml:44; form at isa-spec/spec/ops/alu/sel64.toml:49).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/sel64.toml:47; form at isa-spec/spec/ops/alu/sel64.toml:52).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000e07
@@ -114,7 +114,7 @@ impl OpSel64 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/sel64.toml:44 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/sel64.toml:47 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -123,21 +123,21 @@ impl OpSel64 {
             .with_not(bit(w, 90));
         Some(Self { d, a, b: Src::RZ, cond })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/sel64.toml:44; form at isa-spec/spec/ops/alu/sel64.toml:49).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/sel64.toml:47; form at isa-spec/spec/ops/alu/sel64.toml:52).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fffffffffff0000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/sel64.toml:44; form at isa-spec/spec/ops/alu/sel64.toml:49).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/sel64.toml:47; form at isa-spec/spec/ops/alu/sel64.toml:52).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fffffffffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `SEL.64` (isa-spec/spec/ops/alu/sel64.toml:29); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SEL.64` (isa-spec/spec/ops/alu/sel64.toml:32); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SEL", "64"]])?;
         if !rest.is_empty() {
@@ -189,7 +189,7 @@ impl Forms for OpSel64 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/sel64.toml:29.
+    /// Spec: isa-spec/spec/ops/alu/sel64.toml:32.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

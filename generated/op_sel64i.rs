@@ -43,7 +43,7 @@ impl OpSel64i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [107, 120, 121] (isa-spec/spec/ops/alu/sel64i.toml:39; form at isa-spec/spec/ops/alu/sel64i.toml:39).
+    /// Form `fixed` on SM [107, 120, 121] (isa-spec/spec/ops/alu/sel64i.toml:44; form at isa-spec/spec/ops/alu/sel64i.toml:44).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -93,7 +93,7 @@ impl OpSel64i {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/sel64i.toml:39; form at isa-spec/spec/ops/alu/sel64i.toml:39).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/sel64i.toml:44; form at isa-spec/spec/ops/alu/sel64i.toml:44).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -104,7 +104,7 @@ impl OpSel64i {
         let o = Self { d, a, cond, imm };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07ffffe0000000000000000)))
     }
-    /// Parse one tokenized line of syntax `SEL.64` (isa-spec/spec/ops/alu/sel64i.toml:32); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SEL.64` (isa-spec/spec/ops/alu/sel64i.toml:37); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SEL", "64"]])?;
         if !rest.is_empty() {
@@ -136,6 +136,7 @@ impl OpSel64i {
 }
 impl MemOp for OpSel64i {}
 impl FlowOp for OpSel64i {}
+/// Spec: isa-spec/spec/ops/alu/sel64i.toml:32.
 impl SchedOp for OpSel64i {}
 /// Spec: isa-spec/spec/ops/alu/sel64i.toml:10.
 impl Encode for OpSel64i {
@@ -148,7 +149,7 @@ impl Forms for OpSel64i {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/sel64i.toml:32.
+    /// Spec: isa-spec/spec/ops/alu/sel64i.toml:37.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 131072 != 0 { self.form_id(sm) } else { None };

@@ -86,7 +86,7 @@ impl OpShf {
         }
         Ok(())
     }
-    /// What all forms of isa-spec/spec/ops/alu/shf.toml:81 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/shf.toml:84 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpShf {
         w |= u128::from(self.hi) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -118,7 +118,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -135,7 +135,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -150,7 +150,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -165,7 +165,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -182,7 +182,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -197,7 +197,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -212,7 +212,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shf.toml:102; form at isa-spec/spec/ops/alu/shf.toml:102).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shf.toml:105; form at isa-spec/spec/ops/alu/shf.toml:105).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -229,7 +229,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shf.toml:130; form at isa-spec/spec/ops/alu/shf.toml:130).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shf.toml:133; form at isa-spec/spec/ops/alu/shf.toml:133).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -246,7 +246,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/shf.toml:81 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/shf.toml:84 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -266,7 +266,7 @@ impl OpShf {
             hi,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -274,7 +274,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffee100ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -282,7 +282,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffee1000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -290,7 +290,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffee100f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -298,7 +298,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fee100ffffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -306,7 +306,7 @@ impl OpShf {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffee1000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -314,7 +314,7 @@ impl OpShf {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffee100f80000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/shf.toml:81; form at isa-spec/spec/ops/alu/shf.toml:86).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -322,7 +322,7 @@ impl OpShf {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fee100ffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shf.toml:102; form at isa-spec/spec/ops/alu/shf.toml:102).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shf.toml:105; form at isa-spec/spec/ops/alu/shf.toml:105).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -354,7 +354,7 @@ impl OpShf {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1ff0000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shf.toml:130; form at isa-spec/spec/ops/alu/shf.toml:130).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shf.toml:133; form at isa-spec/spec/ops/alu/shf.toml:133).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -386,7 +386,7 @@ impl OpShf {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100001ffc000000)))
     }
-    /// Parse one tokenized line of syntax `SHF` (isa-spec/spec/ops/alu/shf.toml:53); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SHF` (isa-spec/spec/ops/alu/shf.toml:56); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SHF"]])?;
         let mut cur = 0usize;
@@ -512,7 +512,7 @@ impl Forms for OpShf {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/shf.toml:53.
+    /// Spec: isa-spec/spec/ops/alu/shf.toml:56.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -65,7 +65,7 @@ impl OpShfl {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:62; form at isa-spec/spec/ops/alu/shfl.toml:62).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:70; form at isa-spec/spec/ops/alu/shfl.toml:70).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -80,7 +80,7 @@ impl OpShfl {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:82; form at isa-spec/spec/ops/alu/shfl.toml:82).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:90; form at isa-spec/spec/ops/alu/shfl.toml:90).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpShfl {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:91; form at isa-spec/spec/ops/alu/shfl.toml:91).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:99; form at isa-spec/spec/ops/alu/shfl.toml:99).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -110,7 +110,7 @@ impl OpShfl {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:99; form at isa-spec/spec/ops/alu/shfl.toml:99).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:107; form at isa-spec/spec/ops/alu/shfl.toml:107).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -125,7 +125,7 @@ impl OpShfl {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/alu/shfl.toml:110; form at isa-spec/spec/ops/alu/shfl.toml:110).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/alu/shfl.toml:118; form at isa-spec/spec/ops/alu/shfl.toml:118).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -140,7 +140,7 @@ impl OpShfl {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/alu/shfl.toml:116; form at isa-spec/spec/ops/alu/shfl.toml:116).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/alu/shfl.toml:124; form at isa-spec/spec/ops/alu/shfl.toml:124).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -155,7 +155,7 @@ impl OpShfl {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/alu/shfl.toml:122; form at isa-spec/spec/ops/alu/shfl.toml:122).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/alu/shfl.toml:130; form at isa-spec/spec/ops/alu/shfl.toml:130).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -170,7 +170,7 @@ impl OpShfl {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/alu/shfl.toml:128; form at isa-spec/spec/ops/alu/shfl.toml:128).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/alu/shfl.toml:136; form at isa-spec/spec/ops/alu/shfl.toml:136).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -185,7 +185,7 @@ impl OpShfl {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:139; form at isa-spec/spec/ops/alu/shfl.toml:139).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:147; form at isa-spec/spec/ops/alu/shfl.toml:147).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -200,7 +200,7 @@ impl OpShfl {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:156; form at isa-spec/spec/ops/alu/shfl.toml:156).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:164; form at isa-spec/spec/ops/alu/shfl.toml:164).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -215,7 +215,7 @@ impl OpShfl {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:164; form at isa-spec/spec/ops/alu/shfl.toml:164).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:172; form at isa-spec/spec/ops/alu/shfl.toml:172).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -230,7 +230,7 @@ impl OpShfl {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:172; form at isa-spec/spec/ops/alu/shfl.toml:172).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:180; form at isa-spec/spec/ops/alu/shfl.toml:180).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -245,7 +245,7 @@ impl OpShfl {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:62; form at isa-spec/spec/ops/alu/shfl.toml:62).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:70; form at isa-spec/spec/ops/alu/shfl.toml:70).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -257,7 +257,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1ff00f3ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:82; form at isa-spec/spec/ops/alu/shfl.toml:82).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:90; form at isa-spec/spec/ops/alu/shfl.toml:90).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -269,7 +269,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1fffff3e0000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:91; form at isa-spec/spec/ops/alu/shfl.toml:91).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:99; form at isa-spec/spec/ops/alu/shfl.toml:99).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -281,7 +281,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1ff00f01fffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:99; form at isa-spec/spec/ops/alu/shfl.toml:99).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:107; form at isa-spec/spec/ops/alu/shfl.toml:107).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -293,7 +293,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1fffff00000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:110; form at isa-spec/spec/ops/alu/shfl.toml:110).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:118; form at isa-spec/spec/ops/alu/shfl.toml:118).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -305,7 +305,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1ff00f3ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:116; form at isa-spec/spec/ops/alu/shfl.toml:116).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:124; form at isa-spec/spec/ops/alu/shfl.toml:124).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -317,7 +317,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1fffff3e0000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:122; form at isa-spec/spec/ops/alu/shfl.toml:122).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:130; form at isa-spec/spec/ops/alu/shfl.toml:130).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -329,7 +329,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1ff00f01fffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:128; form at isa-spec/spec/ops/alu/shfl.toml:128).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:136; form at isa-spec/spec/ops/alu/shfl.toml:136).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -341,7 +341,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1fffff00000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:139; form at isa-spec/spec/ops/alu/shfl.toml:139).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:147; form at isa-spec/spec/ops/alu/shfl.toml:147).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -353,7 +353,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x807f00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:156; form at isa-spec/spec/ops/alu/shfl.toml:156).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:164; form at isa-spec/spec/ops/alu/shfl.toml:164).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -365,7 +365,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800300000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:164; form at isa-spec/spec/ops/alu/shfl.toml:164).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:172; form at isa-spec/spec/ops/alu/shfl.toml:172).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -377,7 +377,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x807f0e000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:172; form at isa-spec/spec/ops/alu/shfl.toml:172).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:180; form at isa-spec/spec/ops/alu/shfl.toml:180).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -389,7 +389,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x80030e000000)))
     }
-    /// Parse one tokenized line of syntax `SHFL` (isa-spec/spec/ops/alu/shfl.toml:46); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SHFL` (isa-spec/spec/ops/alu/shfl.toml:54); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SHFL"]])?;
         let mut cur = 0usize;
@@ -428,6 +428,7 @@ impl OpShfl {
 }
 impl MemOp for OpShfl {}
 impl FlowOp for OpShfl {}
+/// Spec: isa-spec/spec/ops/alu/shfl.toml:46.
 impl SchedOp for OpShfl {}
 /// Spec: isa-spec/spec/ops/alu/shfl.toml:13.
 impl Encode for OpShfl {
@@ -448,7 +449,7 @@ impl Forms for OpShfl {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/shfl.toml:46.
+    /// Spec: isa-spec/spec/ops/alu/shfl.toml:54.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

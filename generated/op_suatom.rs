@@ -105,7 +105,7 @@ impl OpSuatom {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suatom.toml:100; form at isa-spec/spec/ops/memory/suatom.toml:100).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suatom.toml:104; form at isa-spec/spec/ops/memory/suatom.toml:104).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -155,7 +155,7 @@ impl OpSuatom {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suatom.toml:159; form at isa-spec/spec/ops/memory/suatom.toml:159).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suatom.toml:163; form at isa-spec/spec/ops/memory/suatom.toml:163).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -199,7 +199,7 @@ impl OpSuatom {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suatom.toml:204; form at isa-spec/spec/ops/memory/suatom.toml:204).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suatom.toml:208; form at isa-spec/spec/ops/memory/suatom.toml:208).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -234,7 +234,7 @@ impl OpSuatom {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suatom.toml:218; form at isa-spec/spec/ops/memory/suatom.toml:218).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suatom.toml:222; form at isa-spec/spec/ops/memory/suatom.toml:222).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -279,7 +279,7 @@ impl OpSuatom {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suatom.toml:228; form at isa-spec/spec/ops/memory/suatom.toml:228).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suatom.toml:232; form at isa-spec/spec/ops/memory/suatom.toml:232).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -315,7 +315,7 @@ impl OpSuatom {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom.toml:100; form at isa-spec/spec/ops/memory/suatom.toml:100).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom.toml:104; form at isa-spec/spec/ops/memory/suatom.toml:104).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -408,7 +408,7 @@ impl OpSuatom {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff800000007ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom.toml:159; form at isa-spec/spec/ops/memory/suatom.toml:159).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom.toml:163; form at isa-spec/spec/ops/memory/suatom.toml:163).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -501,7 +501,7 @@ impl OpSuatom {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000100007ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom.toml:204; form at isa-spec/spec/ops/memory/suatom.toml:204).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom.toml:208; form at isa-spec/spec/ops/memory/suatom.toml:208).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -591,7 +591,7 @@ impl OpSuatom {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00010ff07ff000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom.toml:218; form at isa-spec/spec/ops/memory/suatom.toml:218).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom.toml:222; form at isa-spec/spec/ops/memory/suatom.toml:222).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -684,7 +684,7 @@ impl OpSuatom {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00010000300ff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom.toml:228; form at isa-spec/spec/ops/memory/suatom.toml:228).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom.toml:232; form at isa-spec/spec/ops/memory/suatom.toml:232).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -774,7 +774,7 @@ impl OpSuatom {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00010ff0300000000000000)))
     }
-    /// Parse one tokenized line of syntax `SUATOM.D` (isa-spec/spec/ops/memory/suatom.toml:93); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SUATOM.D` (isa-spec/spec/ops/memory/suatom.toml:97); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SUATOM", "D"]])?;
         let mut cur = 0usize;
@@ -896,6 +896,7 @@ impl OpSuatom {
 }
 impl MemOp for OpSuatom {}
 impl FlowOp for OpSuatom {}
+/// Spec: isa-spec/spec/ops/memory/suatom.toml:93.
 impl SchedOp for OpSuatom {}
 /// Spec: isa-spec/spec/ops/memory/suatom.toml:21.
 impl Encode for OpSuatom {
@@ -911,7 +912,7 @@ impl Forms for OpSuatom {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/suatom.toml:93.
+    /// Spec: isa-spec/spec/ops/memory/suatom.toml:97.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -79,7 +79,7 @@ impl OpSuatomB3 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suatom_b3.toml:86; form at isa-spec/spec/ops/memory/suatom_b3.toml:86).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suatom_b3.toml:90; form at isa-spec/spec/ops/memory/suatom_b3.toml:90).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -118,7 +118,7 @@ impl OpSuatomB3 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suatom_b3.toml:146; form at isa-spec/spec/ops/memory/suatom_b3.toml:146).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suatom_b3.toml:150; form at isa-spec/spec/ops/memory/suatom_b3.toml:150).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -151,7 +151,7 @@ impl OpSuatomB3 {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_b3.toml:86; form at isa-spec/spec/ops/memory/suatom_b3.toml:86).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_b3.toml:90; form at isa-spec/spec/ops/memory/suatom_b3.toml:90).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -241,7 +241,7 @@ impl OpSuatomB3 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80000ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_b3.toml:146; form at isa-spec/spec/ops/memory/suatom_b3.toml:146).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_b3.toml:150; form at isa-spec/spec/ops/memory/suatom_b3.toml:150).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -331,7 +331,7 @@ impl OpSuatomB3 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00010ff0000000000000000)))
     }
-    /// Parse one tokenized line of syntax `SUATOM.D` (isa-spec/spec/ops/memory/suatom_b3.toml:80); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SUATOM.D` (isa-spec/spec/ops/memory/suatom_b3.toml:84); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SUATOM", "D"]])?;
         let mut cur = 0usize;
@@ -436,6 +436,7 @@ impl OpSuatomB3 {
 }
 impl MemOp for OpSuatomB3 {}
 impl FlowOp for OpSuatomB3 {}
+/// Spec: isa-spec/spec/ops/memory/suatom_b3.toml:80.
 impl SchedOp for OpSuatomB3 {}
 /// Spec: isa-spec/spec/ops/memory/suatom_b3.toml:10.
 impl Encode for OpSuatomB3 {
@@ -448,7 +449,7 @@ impl Forms for OpSuatomB3 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/suatom_b3.toml:80.
+    /// Spec: isa-spec/spec/ops/memory/suatom_b3.toml:84.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

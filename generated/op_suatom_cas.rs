@@ -107,7 +107,7 @@ impl OpSuatomCas {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suatom_cas.toml:100; form at isa-spec/spec/ops/memory/suatom_cas.toml:100).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suatom_cas.toml:104; form at isa-spec/spec/ops/memory/suatom_cas.toml:104).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -157,7 +157,7 @@ impl OpSuatomCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/suatom_cas.toml:155; form at isa-spec/spec/ops/memory/suatom_cas.toml:155).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/suatom_cas.toml:159; form at isa-spec/spec/ops/memory/suatom_cas.toml:159).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -201,7 +201,7 @@ impl OpSuatomCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suatom_cas.toml:199; form at isa-spec/spec/ops/memory/suatom_cas.toml:199).
+    /// Form `fixed` on SM [90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suatom_cas.toml:203; form at isa-spec/spec/ops/memory/suatom_cas.toml:203).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -245,7 +245,7 @@ impl OpSuatomCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suatom_cas.toml:206; form at isa-spec/spec/ops/memory/suatom_cas.toml:206).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suatom_cas.toml:210; form at isa-spec/spec/ops/memory/suatom_cas.toml:210).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -280,7 +280,7 @@ impl OpSuatomCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suatom_cas.toml:220; form at isa-spec/spec/ops/memory/suatom_cas.toml:220).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suatom_cas.toml:224; form at isa-spec/spec/ops/memory/suatom_cas.toml:224).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -325,7 +325,7 @@ impl OpSuatomCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suatom_cas.toml:230; form at isa-spec/spec/ops/memory/suatom_cas.toml:230).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suatom_cas.toml:234; form at isa-spec/spec/ops/memory/suatom_cas.toml:234).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -361,7 +361,7 @@ impl OpSuatomCas {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:100; form at isa-spec/spec/ops/memory/suatom_cas.toml:100).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:104; form at isa-spec/spec/ops/memory/suatom_cas.toml:104).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -433,7 +433,7 @@ impl OpSuatomCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff80000007ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:155; form at isa-spec/spec/ops/memory/suatom_cas.toml:155).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:159; form at isa-spec/spec/ops/memory/suatom_cas.toml:159).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -505,7 +505,7 @@ impl OpSuatomCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780100007ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:199; form at isa-spec/spec/ops/memory/suatom_cas.toml:199).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:203; form at isa-spec/spec/ops/memory/suatom_cas.toml:203).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -577,7 +577,7 @@ impl OpSuatomCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780100007ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:206; form at isa-spec/spec/ops/memory/suatom_cas.toml:206).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:210; form at isa-spec/spec/ops/memory/suatom_cas.toml:210).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -646,7 +646,7 @@ impl OpSuatomCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff07ff000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:220; form at isa-spec/spec/ops/memory/suatom_cas.toml:220).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:224; form at isa-spec/spec/ops/memory/suatom_cas.toml:224).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -718,7 +718,7 @@ impl OpSuatomCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010000300ff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:230; form at isa-spec/spec/ops/memory/suatom_cas.toml:230).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas.toml:234; form at isa-spec/spec/ops/memory/suatom_cas.toml:234).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -787,7 +787,7 @@ impl OpSuatomCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff0300000000000000)))
     }
-    /// Parse one tokenized line of syntax `SUATOM.D` (isa-spec/spec/ops/memory/suatom_cas.toml:93); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SUATOM.D` (isa-spec/spec/ops/memory/suatom_cas.toml:97); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SUATOM", "D"]])?;
         let mut cur = 0usize;
@@ -909,6 +909,7 @@ impl OpSuatomCas {
 }
 impl MemOp for OpSuatomCas {}
 impl FlowOp for OpSuatomCas {}
+/// Spec: isa-spec/spec/ops/memory/suatom_cas.toml:93.
 impl SchedOp for OpSuatomCas {}
 /// Spec: isa-spec/spec/ops/memory/suatom_cas.toml:21.
 impl Encode for OpSuatomCas {
@@ -927,7 +928,7 @@ impl Forms for OpSuatomCas {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/suatom_cas.toml:93.
+    /// Spec: isa-spec/spec/ops/memory/suatom_cas.toml:97.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

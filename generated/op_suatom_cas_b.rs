@@ -74,7 +74,7 @@ impl OpSuatomCasB {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suatom_cas_b.toml:81; form at isa-spec/spec/ops/memory/suatom_cas_b.toml:81).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suatom_cas_b.toml:85; form at isa-spec/spec/ops/memory/suatom_cas_b.toml:85).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -112,7 +112,7 @@ impl OpSuatomCasB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/suatom_cas_b.toml:136; form at isa-spec/spec/ops/memory/suatom_cas_b.toml:136).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/suatom_cas_b.toml:140; form at isa-spec/spec/ops/memory/suatom_cas_b.toml:140).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -144,7 +144,7 @@ impl OpSuatomCasB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/suatom_cas_b.toml:179; form at isa-spec/spec/ops/memory/suatom_cas_b.toml:179).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/suatom_cas_b.toml:183; form at isa-spec/spec/ops/memory/suatom_cas_b.toml:183).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -176,7 +176,7 @@ impl OpSuatomCasB {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_b.toml:81; form at isa-spec/spec/ops/memory/suatom_cas_b.toml:81).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_b.toml:85; form at isa-spec/spec/ops/memory/suatom_cas_b.toml:85).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -243,7 +243,7 @@ impl OpSuatomCasB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8000ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_b.toml:136; form at isa-spec/spec/ops/memory/suatom_cas_b.toml:136).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_b.toml:140; form at isa-spec/spec/ops/memory/suatom_cas_b.toml:140).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -310,7 +310,7 @@ impl OpSuatomCasB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_b.toml:179; form at isa-spec/spec/ops/memory/suatom_cas_b.toml:179).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_b.toml:183; form at isa-spec/spec/ops/memory/suatom_cas_b.toml:183).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -377,7 +377,7 @@ impl OpSuatomCasB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff0000000000000000)))
     }
-    /// Parse one tokenized line of syntax `SUATOM.D` (isa-spec/spec/ops/memory/suatom_cas_b.toml:75); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SUATOM.D` (isa-spec/spec/ops/memory/suatom_cas_b.toml:79); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SUATOM", "D"]])?;
         let mut cur = 0usize;
@@ -482,6 +482,7 @@ impl OpSuatomCasB {
 }
 impl MemOp for OpSuatomCasB {}
 impl FlowOp for OpSuatomCasB {}
+/// Spec: isa-spec/spec/ops/memory/suatom_cas_b.toml:75.
 impl SchedOp for OpSuatomCasB {}
 /// Spec: isa-spec/spec/ops/memory/suatom_cas_b.toml:10.
 impl Encode for OpSuatomCasB {
@@ -494,7 +495,7 @@ impl Forms for OpSuatomCasB {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/suatom_cas_b.toml:75.
+    /// Spec: isa-spec/spec/ops/memory/suatom_cas_b.toml:79.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -76,7 +76,7 @@ impl OpSuatomCasB3 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suatom_cas_b3.toml:86; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:86).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suatom_cas_b3.toml:90; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:90).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -115,7 +115,7 @@ impl OpSuatomCasB3 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/suatom_cas_b3.toml:142; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:142).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/suatom_cas_b3.toml:146; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:146).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -148,7 +148,7 @@ impl OpSuatomCasB3 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/suatom_cas_b3.toml:185; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:185).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/suatom_cas_b3.toml:189; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:189).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -181,7 +181,7 @@ impl OpSuatomCasB3 {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_b3.toml:86; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:86).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_b3.toml:90; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:90).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -250,7 +250,7 @@ impl OpSuatomCasB3 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8000ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_b3.toml:142; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:142).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_b3.toml:146; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:146).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -319,7 +319,7 @@ impl OpSuatomCasB3 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_b3.toml:185; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:185).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_b3.toml:189; form at isa-spec/spec/ops/memory/suatom_cas_b3.toml:189).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -388,7 +388,7 @@ impl OpSuatomCasB3 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff0000000000000000)))
     }
-    /// Parse one tokenized line of syntax `SUATOM.D` (isa-spec/spec/ops/memory/suatom_cas_b3.toml:80); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SUATOM.D` (isa-spec/spec/ops/memory/suatom_cas_b3.toml:84); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SUATOM", "D"]])?;
         let mut cur = 0usize;
@@ -495,6 +495,7 @@ impl OpSuatomCasB3 {
 }
 impl MemOp for OpSuatomCasB3 {}
 impl FlowOp for OpSuatomCasB3 {}
+/// Spec: isa-spec/spec/ops/memory/suatom_cas_b3.toml:80.
 impl SchedOp for OpSuatomCasB3 {}
 /// Spec: isa-spec/spec/ops/memory/suatom_cas_b3.toml:10.
 impl Encode for OpSuatomCasB3 {
@@ -507,7 +508,7 @@ impl Forms for OpSuatomCasB3 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/suatom_cas_b3.toml:80.
+    /// Spec: isa-spec/spec/ops/memory/suatom_cas_b3.toml:84.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -75,7 +75,7 @@ impl OpSuatomCasUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/suatom_cas_ur.toml:81; form at isa-spec/spec/ops/memory/suatom_cas_ur.toml:81).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/suatom_cas_ur.toml:85; form at isa-spec/spec/ops/memory/suatom_cas_ur.toml:85).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpSuatomCasUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/suatom_cas_ur.toml:136; form at isa-spec/spec/ops/memory/suatom_cas_ur.toml:136).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/suatom_cas_ur.toml:140; form at isa-spec/spec/ops/memory/suatom_cas_ur.toml:140).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -143,7 +143,7 @@ impl OpSuatomCasUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/suatom_cas_ur.toml:179; form at isa-spec/spec/ops/memory/suatom_cas_ur.toml:179).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/suatom_cas_ur.toml:183; form at isa-spec/spec/ops/memory/suatom_cas_ur.toml:183).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -177,7 +177,7 @@ impl OpSuatomCasUr {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_ur.toml:81; form at isa-spec/spec/ops/memory/suatom_cas_ur.toml:81).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_ur.toml:85; form at isa-spec/spec/ops/memory/suatom_cas_ur.toml:85).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -244,7 +244,7 @@ impl OpSuatomCasUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78000ff07c0000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_ur.toml:136; form at isa-spec/spec/ops/memory/suatom_cas_ur.toml:136).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_ur.toml:140; form at isa-spec/spec/ops/memory/suatom_cas_ur.toml:140).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -311,7 +311,7 @@ impl OpSuatomCasUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff07c0000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_ur.toml:179; form at isa-spec/spec/ops/memory/suatom_cas_ur.toml:179).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_cas_ur.toml:183; form at isa-spec/spec/ops/memory/suatom_cas_ur.toml:183).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -378,7 +378,7 @@ impl OpSuatomCasUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff07c0000000000000)))
     }
-    /// Parse one tokenized line of syntax `SUATOM.D` (isa-spec/spec/ops/memory/suatom_cas_ur.toml:75); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SUATOM.D` (isa-spec/spec/ops/memory/suatom_cas_ur.toml:79); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SUATOM", "D"]])?;
         let mut cur = 0usize;
@@ -484,6 +484,7 @@ impl OpSuatomCasUr {
 }
 impl MemOp for OpSuatomCasUr {}
 impl FlowOp for OpSuatomCasUr {}
+/// Spec: isa-spec/spec/ops/memory/suatom_cas_ur.toml:75.
 impl SchedOp for OpSuatomCasUr {}
 /// Spec: isa-spec/spec/ops/memory/suatom_cas_ur.toml:10.
 impl Encode for OpSuatomCasUr {
@@ -496,7 +497,7 @@ impl Forms for OpSuatomCasUr {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/suatom_cas_ur.toml:75.
+    /// Spec: isa-spec/spec/ops/memory/suatom_cas_ur.toml:79.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -78,7 +78,7 @@ impl OpSuatomUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/suatom_ur.toml:81; form at isa-spec/spec/ops/memory/suatom_ur.toml:81).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/suatom_ur.toml:85; form at isa-spec/spec/ops/memory/suatom_ur.toml:85).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -112,7 +112,7 @@ impl OpSuatomUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suatom_ur.toml:140; form at isa-spec/spec/ops/memory/suatom_ur.toml:140).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suatom_ur.toml:144; form at isa-spec/spec/ops/memory/suatom_ur.toml:144).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -146,7 +146,7 @@ impl OpSuatomUr {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_ur.toml:81; form at isa-spec/spec/ops/memory/suatom_ur.toml:81).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_ur.toml:85; form at isa-spec/spec/ops/memory/suatom_ur.toml:85).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -234,7 +234,7 @@ impl OpSuatomUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000ff07c0000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_ur.toml:140; form at isa-spec/spec/ops/memory/suatom_ur.toml:140).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suatom_ur.toml:144; form at isa-spec/spec/ops/memory/suatom_ur.toml:144).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -322,7 +322,7 @@ impl OpSuatomUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00010ff07c0000000000000)))
     }
-    /// Parse one tokenized line of syntax `SUATOM.D` (isa-spec/spec/ops/memory/suatom_ur.toml:75); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SUATOM.D` (isa-spec/spec/ops/memory/suatom_ur.toml:79); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SUATOM", "D"]])?;
         let mut cur = 0usize;
@@ -426,6 +426,7 @@ impl OpSuatomUr {
 }
 impl MemOp for OpSuatomUr {}
 impl FlowOp for OpSuatomUr {}
+/// Spec: isa-spec/spec/ops/memory/suatom_ur.toml:75.
 impl SchedOp for OpSuatomUr {}
 /// Spec: isa-spec/spec/ops/memory/suatom_ur.toml:10.
 impl Encode for OpSuatomUr {
@@ -438,7 +439,7 @@ impl Forms for OpSuatomUr {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/suatom_ur.toml:75.
+    /// Spec: isa-spec/spec/ops/memory/suatom_ur.toml:79.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -199,7 +199,7 @@ impl OpSuld {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suld.toml:92; form at isa-spec/spec/ops/memory/suld.toml:92).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suld.toml:97; form at isa-spec/spec/ops/memory/suld.toml:97).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -248,7 +248,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suld.toml:157; form at isa-spec/spec/ops/memory/suld.toml:157).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suld.toml:162; form at isa-spec/spec/ops/memory/suld.toml:162).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -297,7 +297,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:168; form at isa-spec/spec/ops/memory/suld.toml:168).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:173; form at isa-spec/spec/ops/memory/suld.toml:173).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -340,7 +340,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:211; form at isa-spec/spec/ops/memory/suld.toml:211).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:216; form at isa-spec/spec/ops/memory/suld.toml:216).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -383,7 +383,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:222; form at isa-spec/spec/ops/memory/suld.toml:222).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:227; form at isa-spec/spec/ops/memory/suld.toml:227).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -417,7 +417,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:239; form at isa-spec/spec/ops/memory/suld.toml:239).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:244; form at isa-spec/spec/ops/memory/suld.toml:244).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -451,7 +451,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:248; form at isa-spec/spec/ops/memory/suld.toml:248).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:253; form at isa-spec/spec/ops/memory/suld.toml:253).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -495,7 +495,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:258; form at isa-spec/spec/ops/memory/suld.toml:258).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:263; form at isa-spec/spec/ops/memory/suld.toml:263).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -539,7 +539,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:266; form at isa-spec/spec/ops/memory/suld.toml:266).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:271; form at isa-spec/spec/ops/memory/suld.toml:271).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -574,7 +574,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:275; form at isa-spec/spec/ops/memory/suld.toml:275).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:280; form at isa-spec/spec/ops/memory/suld.toml:280).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -609,7 +609,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:295; form at isa-spec/spec/ops/memory/suld.toml:295).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:300; form at isa-spec/spec/ops/memory/suld.toml:300).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -631,7 +631,7 @@ impl OpSuld {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:334; form at isa-spec/spec/ops/memory/suld.toml:334).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:339; form at isa-spec/spec/ops/memory/suld.toml:339).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -657,7 +657,7 @@ impl OpSuld {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:344; form at isa-spec/spec/ops/memory/suld.toml:344).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:349; form at isa-spec/spec/ops/memory/suld.toml:349).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -679,7 +679,7 @@ impl OpSuld {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:351; form at isa-spec/spec/ops/memory/suld.toml:351).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:356; form at isa-spec/spec/ops/memory/suld.toml:356).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -705,7 +705,7 @@ impl OpSuld {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:360; form at isa-spec/spec/ops/memory/suld.toml:360).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:365; form at isa-spec/spec/ops/memory/suld.toml:365).
     #[inline(always)]
     fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -727,7 +727,7 @@ impl OpSuld {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:368; form at isa-spec/spec/ops/memory/suld.toml:368).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:373; form at isa-spec/spec/ops/memory/suld.toml:373).
     #[inline(always)]
     fn encode_f15(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -753,7 +753,7 @@ impl OpSuld {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:376; form at isa-spec/spec/ops/memory/suld.toml:376).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:381; form at isa-spec/spec/ops/memory/suld.toml:381).
     #[inline(always)]
     fn encode_f16(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -775,7 +775,7 @@ impl OpSuld {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:383; form at isa-spec/spec/ops/memory/suld.toml:383).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:388; form at isa-spec/spec/ops/memory/suld.toml:388).
     #[inline(always)]
     fn encode_f17(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -801,7 +801,7 @@ impl OpSuld {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:92; form at isa-spec/spec/ops/memory/suld.toml:92).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:97; form at isa-spec/spec/ops/memory/suld.toml:97).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -893,7 +893,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff80000007ffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:157; form at isa-spec/spec/ops/memory/suld.toml:157).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:162; form at isa-spec/spec/ops/memory/suld.toml:162).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -981,7 +981,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff80000007ffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:168; form at isa-spec/spec/ops/memory/suld.toml:168).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:173; form at isa-spec/spec/ops/memory/suld.toml:173).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1065,7 +1065,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780100007ffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:211; form at isa-spec/spec/ops/memory/suld.toml:211).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:216; form at isa-spec/spec/ops/memory/suld.toml:216).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1145,7 +1145,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780100007ffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:222; form at isa-spec/spec/ops/memory/suld.toml:222).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:227; form at isa-spec/spec/ops/memory/suld.toml:227).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1226,7 +1226,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff07ff00ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:239; form at isa-spec/spec/ops/memory/suld.toml:239).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:244; form at isa-spec/spec/ops/memory/suld.toml:244).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1303,7 +1303,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff07ff00ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:248; form at isa-spec/spec/ops/memory/suld.toml:248).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:253; form at isa-spec/spec/ops/memory/suld.toml:253).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1387,7 +1387,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010000300ffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:258; form at isa-spec/spec/ops/memory/suld.toml:258).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:263; form at isa-spec/spec/ops/memory/suld.toml:263).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1467,7 +1467,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010000300ffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:266; form at isa-spec/spec/ops/memory/suld.toml:266).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:271; form at isa-spec/spec/ops/memory/suld.toml:271).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1548,7 +1548,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff030000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:275; form at isa-spec/spec/ops/memory/suld.toml:275).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:280; form at isa-spec/spec/ops/memory/suld.toml:280).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1625,7 +1625,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff030000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:295; form at isa-spec/spec/ops/memory/suld.toml:295).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:300; form at isa-spec/spec/ops/memory/suld.toml:300).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -1683,7 +1683,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071fc000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:334; form at isa-spec/spec/ops/memory/suld.toml:334).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:339; form at isa-spec/spec/ops/memory/suld.toml:339).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -1749,7 +1749,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071fc000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:344; form at isa-spec/spec/ops/memory/suld.toml:344).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:349; form at isa-spec/spec/ops/memory/suld.toml:349).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -1807,7 +1807,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fc000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:351; form at isa-spec/spec/ops/memory/suld.toml:351).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:356; form at isa-spec/spec/ops/memory/suld.toml:356).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -1873,7 +1873,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fc000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:360; form at isa-spec/spec/ops/memory/suld.toml:360).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:365; form at isa-spec/spec/ops/memory/suld.toml:365).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, (bits(w, 30, 3)) ^ 7, 7)?;
@@ -1931,7 +1931,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x180703c000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:368; form at isa-spec/spec/ops/memory/suld.toml:368).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:373; form at isa-spec/spec/ops/memory/suld.toml:373).
     #[inline(always)]
     fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, (bits(w, 30, 3)) ^ 7, 7)?;
@@ -1997,7 +1997,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x180703c000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:376; form at isa-spec/spec/ops/memory/suld.toml:376).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:381; form at isa-spec/spec/ops/memory/suld.toml:381).
     #[inline(always)]
     fn parts_f16(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, (bits(w, 30, 3)) ^ 7, 7)?;
@@ -2055,7 +2055,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x3c000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:383; form at isa-spec/spec/ops/memory/suld.toml:383).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:388; form at isa-spec/spec/ops/memory/suld.toml:388).
     #[inline(always)]
     fn parts_f17(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, (bits(w, 30, 3)) ^ 7, 7)?;
@@ -2121,7 +2121,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x3c000000)))
     }
-    /// Parse one tokenized line of syntax `SULD` (isa-spec/spec/ops/memory/suld.toml:85); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SULD` (isa-spec/spec/ops/memory/suld.toml:90); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SULD"]])?;
         let mut cur = 0usize;
@@ -2256,6 +2256,7 @@ impl OpSuld {
 }
 impl MemOp for OpSuld {}
 impl FlowOp for OpSuld {}
+/// Spec: isa-spec/spec/ops/memory/suld.toml:85.
 impl SchedOp for OpSuld {}
 /// Spec: isa-spec/spec/ops/memory/suld.toml:14.
 impl Encode for OpSuld {
@@ -2279,7 +2280,7 @@ impl Forms for OpSuld {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/suld.toml:85.
+    /// Spec: isa-spec/spec/ops/memory/suld.toml:90.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -84,7 +84,7 @@ impl OpSuldB {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suld_b.toml:79; form at isa-spec/spec/ops/memory/suld_b.toml:79).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suld_b.toml:84; form at isa-spec/spec/ops/memory/suld_b.toml:84).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -121,7 +121,7 @@ impl OpSuldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suld_b.toml:146; form at isa-spec/spec/ops/memory/suld_b.toml:146).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suld_b.toml:151; form at isa-spec/spec/ops/memory/suld_b.toml:151).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -158,7 +158,7 @@ impl OpSuldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suld_b.toml:155; form at isa-spec/spec/ops/memory/suld_b.toml:155).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suld_b.toml:160; form at isa-spec/spec/ops/memory/suld_b.toml:160).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -189,7 +189,7 @@ impl OpSuldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suld_b.toml:198; form at isa-spec/spec/ops/memory/suld_b.toml:198).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suld_b.toml:203; form at isa-spec/spec/ops/memory/suld_b.toml:203).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -220,7 +220,7 @@ impl OpSuldB {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_b.toml:79; form at isa-spec/spec/ops/memory/suld_b.toml:79).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_b.toml:84; form at isa-spec/spec/ops/memory/suld_b.toml:84).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -307,7 +307,7 @@ impl OpSuldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8000ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_b.toml:146; form at isa-spec/spec/ops/memory/suld_b.toml:146).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_b.toml:151; form at isa-spec/spec/ops/memory/suld_b.toml:151).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -390,7 +390,7 @@ impl OpSuldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8000ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_b.toml:155; form at isa-spec/spec/ops/memory/suld_b.toml:155).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_b.toml:160; form at isa-spec/spec/ops/memory/suld_b.toml:160).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -469,7 +469,7 @@ impl OpSuldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_b.toml:198; form at isa-spec/spec/ops/memory/suld_b.toml:198).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_b.toml:203; form at isa-spec/spec/ops/memory/suld_b.toml:203).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -544,7 +544,7 @@ impl OpSuldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff000000ff00000000)))
     }
-    /// Parse one tokenized line of syntax `SULD` (isa-spec/spec/ops/memory/suld_b.toml:72); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SULD` (isa-spec/spec/ops/memory/suld_b.toml:77); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SULD"]])?;
         let mut cur = 0usize;
@@ -651,6 +651,7 @@ impl OpSuldB {
 }
 impl MemOp for OpSuldB {}
 impl FlowOp for OpSuldB {}
+/// Spec: isa-spec/spec/ops/memory/suld_b.toml:72.
 impl SchedOp for OpSuldB {}
 /// Spec: isa-spec/spec/ops/memory/suld_b.toml:9.
 impl Encode for OpSuldB {
@@ -665,7 +666,7 @@ impl Forms for OpSuldB {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/suld_b.toml:72.
+    /// Spec: isa-spec/spec/ops/memory/suld_b.toml:77.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -95,7 +95,7 @@ impl OpSuldUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/suld_ur.toml:77; form at isa-spec/spec/ops/memory/suld_ur.toml:77).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/suld_ur.toml:82; form at isa-spec/spec/ops/memory/suld_ur.toml:82).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -128,7 +128,7 @@ impl OpSuldUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/suld_ur.toml:144; form at isa-spec/spec/ops/memory/suld_ur.toml:144).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/suld_ur.toml:149; form at isa-spec/spec/ops/memory/suld_ur.toml:149).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -161,7 +161,7 @@ impl OpSuldUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suld_ur.toml:152; form at isa-spec/spec/ops/memory/suld_ur.toml:152).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suld_ur.toml:157; form at isa-spec/spec/ops/memory/suld_ur.toml:157).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -194,7 +194,7 @@ impl OpSuldUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suld_ur.toml:195; form at isa-spec/spec/ops/memory/suld_ur.toml:195).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suld_ur.toml:200; form at isa-spec/spec/ops/memory/suld_ur.toml:200).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -227,7 +227,7 @@ impl OpSuldUr {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_ur.toml:77; form at isa-spec/spec/ops/memory/suld_ur.toml:77).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_ur.toml:82; form at isa-spec/spec/ops/memory/suld_ur.toml:82).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -314,7 +314,7 @@ impl OpSuldUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78000ff07c000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_ur.toml:144; form at isa-spec/spec/ops/memory/suld_ur.toml:144).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_ur.toml:149; form at isa-spec/spec/ops/memory/suld_ur.toml:149).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -397,7 +397,7 @@ impl OpSuldUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78000ff07c000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_ur.toml:152; form at isa-spec/spec/ops/memory/suld_ur.toml:152).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_ur.toml:157; form at isa-spec/spec/ops/memory/suld_ur.toml:157).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -476,7 +476,7 @@ impl OpSuldUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff07c000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_ur.toml:195; form at isa-spec/spec/ops/memory/suld_ur.toml:195).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_ur.toml:200; form at isa-spec/spec/ops/memory/suld_ur.toml:200).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -551,7 +551,7 @@ impl OpSuldUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff07c000ff00000000)))
     }
-    /// Parse one tokenized line of syntax `SULD` (isa-spec/spec/ops/memory/suld_ur.toml:70); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SULD` (isa-spec/spec/ops/memory/suld_ur.toml:75); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SULD"]])?;
         let mut cur = 0usize;
@@ -659,6 +659,7 @@ impl OpSuldUr {
 }
 impl MemOp for OpSuldUr {}
 impl FlowOp for OpSuldUr {}
+/// Spec: isa-spec/spec/ops/memory/suld_ur.toml:70.
 impl SchedOp for OpSuldUr {}
 /// Spec: isa-spec/spec/ops/memory/suld_ur.toml:7.
 impl Encode for OpSuldUr {
@@ -673,7 +674,7 @@ impl Forms for OpSuldUr {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/suld_ur.toml:70.
+    /// Spec: isa-spec/spec/ops/memory/suld_ur.toml:75.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -57,7 +57,7 @@ impl OpSyncsArrive {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/syncs_arrive.toml:76; form at isa-spec/spec/ops/memory/syncs_arrive.toml:76).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/syncs_arrive.toml:81; form at isa-spec/spec/ops/memory/syncs_arrive.toml:81).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -82,7 +82,7 @@ impl OpSyncsArrive {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/syncs_arrive.toml:105; form at isa-spec/spec/ops/memory/syncs_arrive.toml:105).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/syncs_arrive.toml:110; form at isa-spec/spec/ops/memory/syncs_arrive.toml:110).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -107,7 +107,7 @@ impl OpSyncsArrive {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_arrive.toml:76; form at isa-spec/spec/ops/memory/syncs_arrive.toml:76).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_arrive.toml:81; form at isa-spec/spec/ops/memory/syncs_arrive.toml:81).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -139,7 +139,7 @@ impl OpSyncsArrive {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78ff1000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_arrive.toml:105; form at isa-spec/spec/ops/memory/syncs_arrive.toml:105).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_arrive.toml:110; form at isa-spec/spec/ops/memory/syncs_arrive.toml:110).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -171,7 +171,7 @@ impl OpSyncsArrive {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78fc1000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `SYNCS.ARRIVE.TRANS64` (isa-spec/spec/ops/memory/syncs_arrive.toml:71); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SYNCS.ARRIVE.TRANS64` (isa-spec/spec/ops/memory/syncs_arrive.toml:76); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SYNCS", "ARRIVE", "TRANS64"]])?;
         let mut cur = 0usize;
@@ -267,6 +267,7 @@ impl OpSyncsArrive {
 }
 impl MemOp for OpSyncsArrive {}
 impl FlowOp for OpSyncsArrive {}
+/// Spec: isa-spec/spec/ops/memory/syncs_arrive.toml:71.
 impl SchedOp for OpSyncsArrive {}
 /// Spec: isa-spec/spec/ops/memory/syncs_arrive.toml:18.
 impl Encode for OpSyncsArrive {
@@ -279,7 +280,7 @@ impl Forms for OpSyncsArrive {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/syncs_arrive.toml:71.
+    /// Spec: isa-spec/spec/ops/memory/syncs_arrive.toml:76.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

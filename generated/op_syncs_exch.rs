@@ -42,7 +42,7 @@ impl OpSyncsExch {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/syncs_exch.toml:50; form at isa-spec/spec/ops/memory/syncs_exch.toml:50).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/syncs_exch.toml:54; form at isa-spec/spec/ops/memory/syncs_exch.toml:54).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -58,7 +58,7 @@ impl OpSyncsExch {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/syncs_exch.toml:72; form at isa-spec/spec/ops/memory/syncs_exch.toml:72).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/syncs_exch.toml:76; form at isa-spec/spec/ops/memory/syncs_exch.toml:76).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -74,7 +74,7 @@ impl OpSyncsExch {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_exch.toml:50; form at isa-spec/spec/ops/memory/syncs_exch.toml:50).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_exch.toml:54; form at isa-spec/spec/ops/memory/syncs_exch.toml:54).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -87,7 +87,7 @@ impl OpSyncsExch {
         let raw = w & 0x1fff7fffcff000000c0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_exch.toml:72; form at isa-spec/spec/ops/memory/syncs_exch.toml:72).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_exch.toml:76; form at isa-spec/spec/ops/memory/syncs_exch.toml:76).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -107,7 +107,7 @@ impl OpSyncsExch {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `SYNCS.EXCH.64` (isa-spec/spec/ops/memory/syncs_exch.toml:41).
+    /// Parse syntax `SYNCS.EXCH.64` (isa-spec/spec/ops/memory/syncs_exch.toml:45).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SYNCS", "EXCH", "64"]])?;
         if !rest.is_empty() {
@@ -121,7 +121,7 @@ impl OpSyncsExch {
         let op = Self { d, a: v_a.0, b, off: v_a.1 };
         parsed(op, line, 0, 0)
     }
-    /// Parse syntax `USYNCS.EXCH.64` (isa-spec/spec/ops/memory/syncs_exch.toml:46).
+    /// Parse syntax `USYNCS.EXCH.64` (isa-spec/spec/ops/memory/syncs_exch.toml:50).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["USYNCS", "EXCH", "64"]])?;
         if !rest.is_empty() {
@@ -152,6 +152,7 @@ impl OpSyncsExch {
 }
 impl MemOp for OpSyncsExch {}
 impl FlowOp for OpSyncsExch {}
+/// Spec: isa-spec/spec/ops/memory/syncs_exch.toml:41.
 impl SchedOp for OpSyncsExch {}
 /// Spec: isa-spec/spec/ops/memory/syncs_exch.toml:17.
 impl Encode for OpSyncsExch {
@@ -164,7 +165,7 @@ impl Forms for OpSyncsExch {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/syncs_exch.toml:41.
+    /// Spec: isa-spec/spec/ops/memory/syncs_exch.toml:45.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

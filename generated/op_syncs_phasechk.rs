@@ -53,7 +53,7 @@ impl OpSyncsPhasechk {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/syncs_phasechk.toml:65; form at isa-spec/spec/ops/memory/syncs_phasechk.toml:65).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/syncs_phasechk.toml:70; form at isa-spec/spec/ops/memory/syncs_phasechk.toml:70).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -76,7 +76,7 @@ impl OpSyncsPhasechk {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/syncs_phasechk.toml:92; form at isa-spec/spec/ops/memory/syncs_phasechk.toml:92).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/syncs_phasechk.toml:97; form at isa-spec/spec/ops/memory/syncs_phasechk.toml:97).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -99,7 +99,7 @@ impl OpSyncsPhasechk {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_phasechk.toml:65; form at isa-spec/spec/ops/memory/syncs_phasechk.toml:65).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_phasechk.toml:70; form at isa-spec/spec/ops/memory/syncs_phasechk.toml:70).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -125,7 +125,7 @@ impl OpSyncsPhasechk {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1fe000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_phasechk.toml:92; form at isa-spec/spec/ops/memory/syncs_phasechk.toml:92).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_phasechk.toml:97; form at isa-spec/spec/ops/memory/syncs_phasechk.toml:97).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -151,7 +151,7 @@ impl OpSyncsPhasechk {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1ce000000000000ff0000)))
     }
-    /// Parse one tokenized line of syntax `SYNCS.PHASECHK.TRANS64` (isa-spec/spec/ops/memory/syncs_phasechk.toml:60); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SYNCS.PHASECHK.TRANS64` (isa-spec/spec/ops/memory/syncs_phasechk.toml:65); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(
             &line.parts,
@@ -236,6 +236,7 @@ impl OpSyncsPhasechk {
 }
 impl MemOp for OpSyncsPhasechk {}
 impl FlowOp for OpSyncsPhasechk {}
+/// Spec: isa-spec/spec/ops/memory/syncs_phasechk.toml:60.
 impl SchedOp for OpSyncsPhasechk {}
 /// Spec: isa-spec/spec/ops/memory/syncs_phasechk.toml:15.
 impl Encode for OpSyncsPhasechk {
@@ -248,7 +249,7 @@ impl Forms for OpSyncsPhasechk {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/syncs_phasechk.toml:60.
+    /// Spec: isa-spec/spec/ops/memory/syncs_phasechk.toml:65.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

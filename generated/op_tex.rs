@@ -79,7 +79,7 @@ impl OpTex {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tex.toml:104; form at isa-spec/spec/ops/memory/tex.toml:104).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tex.toml:109; form at isa-spec/spec/ops/memory/tex.toml:109).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -121,7 +121,7 @@ impl OpTex {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex.toml:104; form at isa-spec/spec/ops/memory/tex.toml:104).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex.toml:109; form at isa-spec/spec/ops/memory/tex.toml:109).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -198,7 +198,7 @@ impl OpTex {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80000000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/memory/tex.toml:99); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/memory/tex.toml:104); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TEX"]])?;
         let mut cur = 0usize;
@@ -313,6 +313,7 @@ impl OpTex {
 }
 impl MemOp for OpTex {}
 impl FlowOp for OpTex {}
+/// Spec: isa-spec/spec/ops/memory/tex.toml:99.
 impl SchedOp for OpTex {}
 /// Spec: isa-spec/spec/ops/memory/tex.toml:13.
 impl Encode for OpTex {
@@ -325,7 +326,7 @@ impl Forms for OpTex {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tex.toml:99.
+    /// Spec: isa-spec/spec/ops/memory/tex.toml:104.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

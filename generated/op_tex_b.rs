@@ -96,7 +96,7 @@ impl OpTexB {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tex_b.toml:108; form at isa-spec/spec/ops/memory/tex_b.toml:108).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tex_b.toml:112; form at isa-spec/spec/ops/memory/tex_b.toml:112).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -155,7 +155,7 @@ impl OpTexB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tex_b.toml:153; form at isa-spec/spec/ops/memory/tex_b.toml:153).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tex_b.toml:157; form at isa-spec/spec/ops/memory/tex_b.toml:157).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -212,7 +212,7 @@ impl OpTexB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tex_b.toml:174; form at isa-spec/spec/ops/memory/tex_b.toml:174).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tex_b.toml:178; form at isa-spec/spec/ops/memory/tex_b.toml:178).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -270,7 +270,7 @@ impl OpTexB {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_b.toml:108; form at isa-spec/spec/ops/memory/tex_b.toml:108).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_b.toml:112; form at isa-spec/spec/ops/memory/tex_b.toml:112).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -352,7 +352,7 @@ impl OpTexB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff800000007ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_b.toml:153; form at isa-spec/spec/ops/memory/tex_b.toml:153).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_b.toml:157; form at isa-spec/spec/ops/memory/tex_b.toml:157).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -430,7 +430,7 @@ impl OpTexB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000000004ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_b.toml:174; form at isa-spec/spec/ops/memory/tex_b.toml:174).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_b.toml:178; form at isa-spec/spec/ops/memory/tex_b.toml:178).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -507,7 +507,7 @@ impl OpTexB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000000ff0000000000)))
     }
-    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/memory/tex_b.toml:101); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/memory/tex_b.toml:105); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TEX"]])?;
         let mut cur = 0usize;
@@ -632,6 +632,7 @@ impl OpTexB {
 }
 impl MemOp for OpTexB {}
 impl FlowOp for OpTexB {}
+/// Spec: isa-spec/spec/ops/memory/tex_b.toml:101.
 impl SchedOp for OpTexB {}
 /// Spec: isa-spec/spec/ops/memory/tex_b.toml:10.
 impl Encode for OpTexB {
@@ -644,7 +645,7 @@ impl Forms for OpTexB {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tex_b.toml:101.
+    /// Spec: isa-spec/spec/ops/memory/tex_b.toml:105.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

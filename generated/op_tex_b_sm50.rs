@@ -72,7 +72,7 @@ impl OpTexBSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tex_b_sm50.toml:95; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:95).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tex_b_sm50.toml:99; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:99).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -99,7 +99,7 @@ impl OpTexBSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tex_b_sm50.toml:118; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:118).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tex_b_sm50.toml:122; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:122).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -126,7 +126,7 @@ impl OpTexBSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_b_sm50.toml:95; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:95).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_b_sm50.toml:99; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:99).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -169,7 +169,7 @@ impl OpTexBSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fe0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_b_sm50.toml:118; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:118).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_b_sm50.toml:122; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:122).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
@@ -212,7 +212,7 @@ impl OpTexBSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fe0000000000)))
     }
-    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/memory/tex_b_sm50.toml:90); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/memory/tex_b_sm50.toml:94); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TEX"]])?;
         let mut cur = 0usize;
@@ -302,6 +302,7 @@ impl OpTexBSm50 {
 }
 impl MemOp for OpTexBSm50 {}
 impl FlowOp for OpTexBSm50 {}
+/// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:90.
 impl SchedOp for OpTexBSm50 {}
 /// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:12.
 impl Encode for OpTexBSm50 {
@@ -314,7 +315,7 @@ impl Forms for OpTexBSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:90.
+    /// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:94.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -63,7 +63,7 @@ impl OpTexSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tex_sm50.toml:90; form at isa-spec/spec/ops/memory/tex_sm50.toml:90).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tex_sm50.toml:95; form at isa-spec/spec/ops/memory/tex_sm50.toml:95).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -84,7 +84,7 @@ impl OpTexSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tex_sm50.toml:113; form at isa-spec/spec/ops/memory/tex_sm50.toml:113).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tex_sm50.toml:118; form at isa-spec/spec/ops/memory/tex_sm50.toml:118).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -105,7 +105,7 @@ impl OpTexSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_sm50.toml:90; form at isa-spec/spec/ops/memory/tex_sm50.toml:90).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_sm50.toml:95; form at isa-spec/spec/ops/memory/tex_sm50.toml:95).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -146,7 +146,7 @@ impl OpTexSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_sm50.toml:113; form at isa-spec/spec/ops/memory/tex_sm50.toml:113).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_sm50.toml:118; form at isa-spec/spec/ops/memory/tex_sm50.toml:118).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
@@ -187,7 +187,7 @@ impl OpTexSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/memory/tex_sm50.toml:85); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/memory/tex_sm50.toml:90); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TEX"]])?;
         let mut cur = 0usize;
@@ -269,6 +269,7 @@ impl OpTexSm50 {
 }
 impl MemOp for OpTexSm50 {}
 impl FlowOp for OpTexSm50 {}
+/// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:85.
 impl SchedOp for OpTexSm50 {}
 /// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:12.
 impl Encode for OpTexSm50 {
@@ -281,7 +282,7 @@ impl Forms for OpTexSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:85.
+    /// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:90.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

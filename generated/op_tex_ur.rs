@@ -88,7 +88,7 @@ impl OpTexUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tex_ur.toml:114; form at isa-spec/spec/ops/memory/tex_ur.toml:114).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tex_ur.toml:119; form at isa-spec/spec/ops/memory/tex_ur.toml:119).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -137,7 +137,7 @@ impl OpTexUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tex_ur.toml:161; form at isa-spec/spec/ops/memory/tex_ur.toml:161).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tex_ur.toml:166; form at isa-spec/spec/ops/memory/tex_ur.toml:166).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -180,7 +180,7 @@ impl OpTexUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tex_ur.toml:178; form at isa-spec/spec/ops/memory/tex_ur.toml:178).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tex_ur.toml:183; form at isa-spec/spec/ops/memory/tex_ur.toml:183).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -223,7 +223,7 @@ impl OpTexUr {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_ur.toml:114; form at isa-spec/spec/ops/memory/tex_ur.toml:114).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_ur.toml:119; form at isa-spec/spec/ops/memory/tex_ur.toml:119).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -305,7 +305,7 @@ impl OpTexUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fc0000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_ur.toml:161; form at isa-spec/spec/ops/memory/tex_ur.toml:161).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_ur.toml:166; form at isa-spec/spec/ops/memory/tex_ur.toml:166).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -380,7 +380,7 @@ impl OpTexUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000000004ff000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_ur.toml:178; form at isa-spec/spec/ops/memory/tex_ur.toml:178).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_ur.toml:183; form at isa-spec/spec/ops/memory/tex_ur.toml:183).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -461,7 +461,7 @@ impl OpTexUr {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `TEX` (isa-spec/spec/ops/memory/tex_ur.toml:105).
+    /// Parse syntax `TEX` (isa-spec/spec/ops/memory/tex_ur.toml:110).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TEX"]])?;
         let mut cur = 0usize;
@@ -562,7 +562,7 @@ impl OpTexUr {
         let raw = form.map_or(0, |f| [0, 0xff000000000000, 0][f as usize]);
         parsed(op, line, 0, raw)
     }
-    /// Parse syntax `TEX` (isa-spec/spec/ops/memory/tex_ur.toml:110).
+    /// Parse syntax `TEX` (isa-spec/spec/ops/memory/tex_ur.toml:115).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TEX"]])?;
         let mut cur = 0usize;
@@ -682,6 +682,7 @@ impl OpTexUr {
 }
 impl MemOp for OpTexUr {}
 impl FlowOp for OpTexUr {}
+/// Spec: isa-spec/spec/ops/memory/tex_ur.toml:105.
 impl SchedOp for OpTexUr {}
 /// Spec: isa-spec/spec/ops/memory/tex_ur.toml:12.
 impl Encode for OpTexUr {
@@ -694,7 +695,7 @@ impl Forms for OpTexUr {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tex_ur.toml:105.
+    /// Spec: isa-spec/spec/ops/memory/tex_ur.toml:110.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

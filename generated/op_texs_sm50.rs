@@ -224,7 +224,7 @@ impl OpTexsSm50 {
                     self.f16, TexF16Sm50::None | TexF16Sm50::F16 | TexF16Sm50::F16Rtz
                 )))
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:84; form at isa-spec/spec/ops/memory/texs_sm50.toml:84).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:89; form at isa-spec/spec/ops/memory/texs_sm50.toml:89).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -242,7 +242,7 @@ impl OpTexsSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:136; form at isa-spec/spec/ops/memory/texs_sm50.toml:136).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:141; form at isa-spec/spec/ops/memory/texs_sm50.toml:141).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -260,7 +260,7 @@ impl OpTexsSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:156; form at isa-spec/spec/ops/memory/texs_sm50.toml:156).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:161; form at isa-spec/spec/ops/memory/texs_sm50.toml:161).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -278,7 +278,7 @@ impl OpTexsSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:176; form at isa-spec/spec/ops/memory/texs_sm50.toml:176).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:181; form at isa-spec/spec/ops/memory/texs_sm50.toml:181).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -296,7 +296,7 @@ impl OpTexsSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:196; form at isa-spec/spec/ops/memory/texs_sm50.toml:196).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:201; form at isa-spec/spec/ops/memory/texs_sm50.toml:201).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -314,7 +314,7 @@ impl OpTexsSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:216; form at isa-spec/spec/ops/memory/texs_sm50.toml:216).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:221; form at isa-spec/spec/ops/memory/texs_sm50.toml:221).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -332,7 +332,7 @@ impl OpTexsSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:236; form at isa-spec/spec/ops/memory/texs_sm50.toml:236).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:241; form at isa-spec/spec/ops/memory/texs_sm50.toml:241).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -361,7 +361,7 @@ impl OpTexsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:257; form at isa-spec/spec/ops/memory/texs_sm50.toml:257).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:262; form at isa-spec/spec/ops/memory/texs_sm50.toml:262).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -390,7 +390,7 @@ impl OpTexsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:278; form at isa-spec/spec/ops/memory/texs_sm50.toml:278).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:283; form at isa-spec/spec/ops/memory/texs_sm50.toml:283).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -419,7 +419,7 @@ impl OpTexsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:299; form at isa-spec/spec/ops/memory/texs_sm50.toml:299).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:304; form at isa-spec/spec/ops/memory/texs_sm50.toml:304).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -448,7 +448,7 @@ impl OpTexsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:320; form at isa-spec/spec/ops/memory/texs_sm50.toml:320).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:325; form at isa-spec/spec/ops/memory/texs_sm50.toml:325).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -477,7 +477,7 @@ impl OpTexsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:341; form at isa-spec/spec/ops/memory/texs_sm50.toml:341).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:346; form at isa-spec/spec/ops/memory/texs_sm50.toml:346).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -506,7 +506,7 @@ impl OpTexsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:84; form at isa-spec/spec/ops/memory/texs_sm50.toml:84).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:89; form at isa-spec/spec/ops/memory/texs_sm50.toml:89).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -562,7 +562,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:136; form at isa-spec/spec/ops/memory/texs_sm50.toml:136).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:141; form at isa-spec/spec/ops/memory/texs_sm50.toml:141).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -613,7 +613,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:156; form at isa-spec/spec/ops/memory/texs_sm50.toml:156).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:161; form at isa-spec/spec/ops/memory/texs_sm50.toml:161).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -664,7 +664,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:176; form at isa-spec/spec/ops/memory/texs_sm50.toml:176).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:181; form at isa-spec/spec/ops/memory/texs_sm50.toml:181).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -716,7 +716,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:196; form at isa-spec/spec/ops/memory/texs_sm50.toml:196).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:201; form at isa-spec/spec/ops/memory/texs_sm50.toml:201).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -768,7 +768,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:216; form at isa-spec/spec/ops/memory/texs_sm50.toml:216).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:221; form at isa-spec/spec/ops/memory/texs_sm50.toml:221).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -820,7 +820,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:236; form at isa-spec/spec/ops/memory/texs_sm50.toml:236).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:241; form at isa-spec/spec/ops/memory/texs_sm50.toml:241).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -876,7 +876,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:257; form at isa-spec/spec/ops/memory/texs_sm50.toml:257).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:262; form at isa-spec/spec/ops/memory/texs_sm50.toml:262).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -927,7 +927,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:278; form at isa-spec/spec/ops/memory/texs_sm50.toml:278).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:283; form at isa-spec/spec/ops/memory/texs_sm50.toml:283).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -978,7 +978,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:299; form at isa-spec/spec/ops/memory/texs_sm50.toml:299).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:304; form at isa-spec/spec/ops/memory/texs_sm50.toml:304).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -1030,7 +1030,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:320; form at isa-spec/spec/ops/memory/texs_sm50.toml:320).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:325; form at isa-spec/spec/ops/memory/texs_sm50.toml:325).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -1082,7 +1082,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:341; form at isa-spec/spec/ops/memory/texs_sm50.toml:341).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:346; form at isa-spec/spec/ops/memory/texs_sm50.toml:346).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -1134,7 +1134,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `TEXS` (isa-spec/spec/ops/memory/texs_sm50.toml:78); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TEXS` (isa-spec/spec/ops/memory/texs_sm50.toml:83); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TEXS"]])?;
         let mut cur = 0usize;
@@ -1213,6 +1213,7 @@ impl OpTexsSm50 {
 }
 impl MemOp for OpTexsSm50 {}
 impl FlowOp for OpTexsSm50 {}
+/// Spec: isa-spec/spec/ops/memory/texs_sm50.toml:78.
 impl SchedOp for OpTexsSm50 {}
 /// Spec: isa-spec/spec/ops/memory/texs_sm50.toml:19.
 impl Encode for OpTexsSm50 {
@@ -1235,7 +1236,7 @@ impl Forms for OpTexsSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/texs_sm50.toml:78.
+    /// Spec: isa-spec/spec/ops/memory/texs_sm50.toml:83.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -81,7 +81,7 @@ impl OpTld {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld.toml:102; form at isa-spec/spec/ops/memory/tld.toml:102).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld.toml:107; form at isa-spec/spec/ops/memory/tld.toml:107).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -123,7 +123,7 @@ impl OpTld {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld.toml:102; form at isa-spec/spec/ops/memory/tld.toml:102).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld.toml:107; form at isa-spec/spec/ops/memory/tld.toml:107).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -194,7 +194,7 @@ impl OpTld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80000000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `TLD` (isa-spec/spec/ops/memory/tld.toml:97); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLD` (isa-spec/spec/ops/memory/tld.toml:102); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD"]])?;
         let mut cur = 0usize;
@@ -309,6 +309,7 @@ impl OpTld {
 }
 impl MemOp for OpTld {}
 impl FlowOp for OpTld {}
+/// Spec: isa-spec/spec/ops/memory/tld.toml:97.
 impl SchedOp for OpTld {}
 /// Spec: isa-spec/spec/ops/memory/tld.toml:11.
 impl Encode for OpTld {
@@ -321,7 +322,7 @@ impl Forms for OpTld {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tld.toml:97.
+    /// Spec: isa-spec/spec/ops/memory/tld.toml:102.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

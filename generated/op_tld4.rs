@@ -75,7 +75,7 @@ impl OpTld4 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld4.toml:99; form at isa-spec/spec/ops/memory/tld4.toml:99).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld4.toml:104; form at isa-spec/spec/ops/memory/tld4.toml:104).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpTld4 {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4.toml:99; form at isa-spec/spec/ops/memory/tld4.toml:99).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4.toml:104; form at isa-spec/spec/ops/memory/tld4.toml:104).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -177,7 +177,7 @@ impl OpTld4 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffa0000000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `TLD4` (isa-spec/spec/ops/memory/tld4.toml:94); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLD4` (isa-spec/spec/ops/memory/tld4.toml:99); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD4"]])?;
         let mut cur = 0usize;
@@ -285,6 +285,7 @@ impl OpTld4 {
 }
 impl MemOp for OpTld4 {}
 impl FlowOp for OpTld4 {}
+/// Spec: isa-spec/spec/ops/memory/tld4.toml:94.
 impl SchedOp for OpTld4 {}
 /// Spec: isa-spec/spec/ops/memory/tld4.toml:12.
 impl Encode for OpTld4 {
@@ -297,7 +298,7 @@ impl Forms for OpTld4 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tld4.toml:94.
+    /// Spec: isa-spec/spec/ops/memory/tld4.toml:99.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -90,7 +90,7 @@ impl OpTld4B {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld4_b.toml:103; form at isa-spec/spec/ops/memory/tld4_b.toml:103).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld4_b.toml:107; form at isa-spec/spec/ops/memory/tld4_b.toml:107).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -148,7 +148,7 @@ impl OpTld4B {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tld4_b.toml:146; form at isa-spec/spec/ops/memory/tld4_b.toml:146).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tld4_b.toml:150; form at isa-spec/spec/ops/memory/tld4_b.toml:150).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -200,7 +200,7 @@ impl OpTld4B {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tld4_b.toml:163; form at isa-spec/spec/ops/memory/tld4_b.toml:163).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tld4_b.toml:167; form at isa-spec/spec/ops/memory/tld4_b.toml:167).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -253,7 +253,7 @@ impl OpTld4B {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b.toml:103; form at isa-spec/spec/ops/memory/tld4_b.toml:103).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b.toml:107; form at isa-spec/spec/ops/memory/tld4_b.toml:107).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -319,7 +319,7 @@ impl OpTld4B {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffa00000007ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b.toml:146; form at isa-spec/spec/ops/memory/tld4_b.toml:146).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b.toml:150; form at isa-spec/spec/ops/memory/tld4_b.toml:150).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -385,7 +385,7 @@ impl OpTld4B {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20000000fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b.toml:163; form at isa-spec/spec/ops/memory/tld4_b.toml:163).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b.toml:167; form at isa-spec/spec/ops/memory/tld4_b.toml:167).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -451,7 +451,7 @@ impl OpTld4B {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20000000b00ff0000000000)))
     }
-    /// Parse one tokenized line of syntax `TLD4` (isa-spec/spec/ops/memory/tld4_b.toml:96); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLD4` (isa-spec/spec/ops/memory/tld4_b.toml:100); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD4"]])?;
         let mut cur = 0usize;
@@ -569,6 +569,7 @@ impl OpTld4B {
 }
 impl MemOp for OpTld4B {}
 impl FlowOp for OpTld4B {}
+/// Spec: isa-spec/spec/ops/memory/tld4_b.toml:96.
 impl SchedOp for OpTld4B {}
 /// Spec: isa-spec/spec/ops/memory/tld4_b.toml:9.
 impl Encode for OpTld4B {
@@ -581,7 +582,7 @@ impl Forms for OpTld4B {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tld4_b.toml:96.
+    /// Spec: isa-spec/spec/ops/memory/tld4_b.toml:100.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -75,7 +75,7 @@ impl OpTld4BSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tld4_b_sm50.toml:92; form at isa-spec/spec/ops/memory/tld4_b_sm50.toml:92).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tld4_b_sm50.toml:96; form at isa-spec/spec/ops/memory/tld4_b_sm50.toml:96).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpTld4BSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/tld4_b_sm50.toml:119; form at isa-spec/spec/ops/memory/tld4_b_sm50.toml:119).
+    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/tld4_b_sm50.toml:123; form at isa-spec/spec/ops/memory/tld4_b_sm50.toml:123).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -127,7 +127,7 @@ impl OpTld4BSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/tld4_b_sm50.toml:127; form at isa-spec/spec/ops/memory/tld4_b_sm50.toml:127).
+    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/tld4_b_sm50.toml:131; form at isa-spec/spec/ops/memory/tld4_b_sm50.toml:131).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -153,7 +153,7 @@ impl OpTld4BSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b_sm50.toml:92; form at isa-spec/spec/ops/memory/tld4_b_sm50.toml:92).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b_sm50.toml:96; form at isa-spec/spec/ops/memory/tld4_b_sm50.toml:96).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -191,7 +191,7 @@ impl OpTld4BSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fe0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b_sm50.toml:119; form at isa-spec/spec/ops/memory/tld4_b_sm50.toml:119).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b_sm50.toml:123; form at isa-spec/spec/ops/memory/tld4_b_sm50.toml:123).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
@@ -229,7 +229,7 @@ impl OpTld4BSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fe0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b_sm50.toml:127; form at isa-spec/spec/ops/memory/tld4_b_sm50.toml:127).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b_sm50.toml:131; form at isa-spec/spec/ops/memory/tld4_b_sm50.toml:131).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
@@ -267,7 +267,7 @@ impl OpTld4BSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fe0800000000)))
     }
-    /// Parse one tokenized line of syntax `TLD4` (isa-spec/spec/ops/memory/tld4_b_sm50.toml:87); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLD4` (isa-spec/spec/ops/memory/tld4_b_sm50.toml:91); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD4"]])?;
         let mut cur = 0usize;
@@ -362,6 +362,7 @@ impl OpTld4BSm50 {
 }
 impl MemOp for OpTld4BSm50 {}
 impl FlowOp for OpTld4BSm50 {}
+/// Spec: isa-spec/spec/ops/memory/tld4_b_sm50.toml:87.
 impl SchedOp for OpTld4BSm50 {}
 /// Spec: isa-spec/spec/ops/memory/tld4_b_sm50.toml:17.
 impl Encode for OpTld4BSm50 {
@@ -374,7 +375,7 @@ impl Forms for OpTld4BSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tld4_b_sm50.toml:87.
+    /// Spec: isa-spec/spec/ops/memory/tld4_b_sm50.toml:91.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

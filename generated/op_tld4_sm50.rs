@@ -64,7 +64,7 @@ impl OpTld4Sm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tld4_sm50.toml:88; form at isa-spec/spec/ops/memory/tld4_sm50.toml:88).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tld4_sm50.toml:92; form at isa-spec/spec/ops/memory/tld4_sm50.toml:92).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -84,7 +84,7 @@ impl OpTld4Sm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/tld4_sm50.toml:114; form at isa-spec/spec/ops/memory/tld4_sm50.toml:114).
+    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/tld4_sm50.toml:118; form at isa-spec/spec/ops/memory/tld4_sm50.toml:118).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -104,7 +104,7 @@ impl OpTld4Sm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/tld4_sm50.toml:122; form at isa-spec/spec/ops/memory/tld4_sm50.toml:122).
+    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/tld4_sm50.toml:126; form at isa-spec/spec/ops/memory/tld4_sm50.toml:126).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -124,7 +124,7 @@ impl OpTld4Sm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_sm50.toml:88; form at isa-spec/spec/ops/memory/tld4_sm50.toml:88).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_sm50.toml:92; form at isa-spec/spec/ops/memory/tld4_sm50.toml:92).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -160,7 +160,7 @@ impl OpTld4Sm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_sm50.toml:114; form at isa-spec/spec/ops/memory/tld4_sm50.toml:114).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_sm50.toml:118; form at isa-spec/spec/ops/memory/tld4_sm50.toml:118).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
@@ -196,7 +196,7 @@ impl OpTld4Sm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_sm50.toml:122; form at isa-spec/spec/ops/memory/tld4_sm50.toml:122).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_sm50.toml:126; form at isa-spec/spec/ops/memory/tld4_sm50.toml:126).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
@@ -232,7 +232,7 @@ impl OpTld4Sm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800000000)))
     }
-    /// Parse one tokenized line of syntax `TLD4` (isa-spec/spec/ops/memory/tld4_sm50.toml:83); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLD4` (isa-spec/spec/ops/memory/tld4_sm50.toml:87); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD4"]])?;
         let mut cur = 0usize;
@@ -317,6 +317,7 @@ impl OpTld4Sm50 {
 }
 impl MemOp for OpTld4Sm50 {}
 impl FlowOp for OpTld4Sm50 {}
+/// Spec: isa-spec/spec/ops/memory/tld4_sm50.toml:83.
 impl SchedOp for OpTld4Sm50 {}
 /// Spec: isa-spec/spec/ops/memory/tld4_sm50.toml:18.
 impl Encode for OpTld4Sm50 {
@@ -329,7 +330,7 @@ impl Forms for OpTld4Sm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tld4_sm50.toml:83.
+    /// Spec: isa-spec/spec/ops/memory/tld4_sm50.toml:87.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

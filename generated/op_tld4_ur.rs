@@ -82,7 +82,7 @@ impl OpTld4Ur {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld4_ur.toml:109; form at isa-spec/spec/ops/memory/tld4_ur.toml:109).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld4_ur.toml:114; form at isa-spec/spec/ops/memory/tld4_ur.toml:114).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -130,7 +130,7 @@ impl OpTld4Ur {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tld4_ur.toml:153; form at isa-spec/spec/ops/memory/tld4_ur.toml:153).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tld4_ur.toml:158; form at isa-spec/spec/ops/memory/tld4_ur.toml:158).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -168,7 +168,7 @@ impl OpTld4Ur {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tld4_ur.toml:166; form at isa-spec/spec/ops/memory/tld4_ur.toml:166).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tld4_ur.toml:171; form at isa-spec/spec/ops/memory/tld4_ur.toml:171).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -206,7 +206,7 @@ impl OpTld4Ur {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_ur.toml:109; form at isa-spec/spec/ops/memory/tld4_ur.toml:109).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_ur.toml:114; form at isa-spec/spec/ops/memory/tld4_ur.toml:114).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -272,7 +272,7 @@ impl OpTld4Ur {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20000000fc0000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_ur.toml:153; form at isa-spec/spec/ops/memory/tld4_ur.toml:153).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_ur.toml:158; form at isa-spec/spec/ops/memory/tld4_ur.toml:158).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -335,7 +335,7 @@ impl OpTld4Ur {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20000000fff000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_ur.toml:166; form at isa-spec/spec/ops/memory/tld4_ur.toml:166).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_ur.toml:171; form at isa-spec/spec/ops/memory/tld4_ur.toml:171).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -405,7 +405,7 @@ impl OpTld4Ur {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `TLD4` (isa-spec/spec/ops/memory/tld4_ur.toml:100).
+    /// Parse syntax `TLD4` (isa-spec/spec/ops/memory/tld4_ur.toml:105).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD4"]])?;
         let mut cur = 0usize;
@@ -499,7 +499,7 @@ impl OpTld4Ur {
         let raw = form.map_or(0, |f| [0, 0xff000000000000, 0][f as usize]);
         parsed(op, line, 0, raw)
     }
-    /// Parse syntax `TLD4` (isa-spec/spec/ops/memory/tld4_ur.toml:105).
+    /// Parse syntax `TLD4` (isa-spec/spec/ops/memory/tld4_ur.toml:110).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD4"]])?;
         let mut cur = 0usize;
@@ -612,6 +612,7 @@ impl OpTld4Ur {
 }
 impl MemOp for OpTld4Ur {}
 impl FlowOp for OpTld4Ur {}
+/// Spec: isa-spec/spec/ops/memory/tld4_ur.toml:100.
 impl SchedOp for OpTld4Ur {}
 /// Spec: isa-spec/spec/ops/memory/tld4_ur.toml:11.
 impl Encode for OpTld4Ur {
@@ -624,7 +625,7 @@ impl Forms for OpTld4Ur {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tld4_ur.toml:100.
+    /// Spec: isa-spec/spec/ops/memory/tld4_ur.toml:105.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

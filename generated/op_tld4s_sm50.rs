@@ -60,7 +60,7 @@ impl OpTld4sSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tld4s_sm50.toml:75; form at isa-spec/spec/ops/memory/tld4s_sm50.toml:75).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tld4s_sm50.toml:80; form at isa-spec/spec/ops/memory/tld4s_sm50.toml:80).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -78,7 +78,7 @@ impl OpTld4sSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/tld4s_sm50.toml:94; form at isa-spec/spec/ops/memory/tld4s_sm50.toml:94).
+    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/tld4s_sm50.toml:99; form at isa-spec/spec/ops/memory/tld4s_sm50.toml:99).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -96,7 +96,7 @@ impl OpTld4sSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/tld4s_sm50.toml:106; form at isa-spec/spec/ops/memory/tld4s_sm50.toml:106).
+    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/tld4s_sm50.toml:111; form at isa-spec/spec/ops/memory/tld4s_sm50.toml:111).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -114,7 +114,7 @@ impl OpTld4sSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4s_sm50.toml:75; form at isa-spec/spec/ops/memory/tld4s_sm50.toml:75).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4s_sm50.toml:80; form at isa-spec/spec/ops/memory/tld4s_sm50.toml:80).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2 = reg_below(RegFile::Gpr, bits(w, 28, 8), 255)?;
@@ -141,7 +141,7 @@ impl OpTld4sSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4s_sm50.toml:94; form at isa-spec/spec/ops/memory/tld4s_sm50.toml:94).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4s_sm50.toml:99; form at isa-spec/spec/ops/memory/tld4s_sm50.toml:99).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2 = reg_below(RegFile::Gpr, bits(w, 28, 8), 255)?;
@@ -172,7 +172,7 @@ impl OpTld4sSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4s_sm50.toml:106; form at isa-spec/spec/ops/memory/tld4s_sm50.toml:106).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4s_sm50.toml:111; form at isa-spec/spec/ops/memory/tld4s_sm50.toml:111).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2 = reg_below(RegFile::Gpr, bits(w, 28, 8), 255)?;
@@ -204,7 +204,7 @@ impl OpTld4sSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `TLD4S` (isa-spec/spec/ops/memory/tld4s_sm50.toml:70); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLD4S` (isa-spec/spec/ops/memory/tld4s_sm50.toml:75); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD4S"]])?;
         let mut cur = 0usize;
@@ -264,6 +264,7 @@ impl OpTld4sSm50 {
 }
 impl MemOp for OpTld4sSm50 {}
 impl FlowOp for OpTld4sSm50 {}
+/// Spec: isa-spec/spec/ops/memory/tld4s_sm50.toml:70.
 impl SchedOp for OpTld4sSm50 {}
 /// Spec: isa-spec/spec/ops/memory/tld4s_sm50.toml:16.
 impl Encode for OpTld4sSm50 {
@@ -276,7 +277,7 @@ impl Forms for OpTld4sSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tld4s_sm50.toml:70.
+    /// Spec: isa-spec/spec/ops/memory/tld4s_sm50.toml:75.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

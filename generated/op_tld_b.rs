@@ -100,7 +100,7 @@ impl OpTldB {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld_b.toml:108; form at isa-spec/spec/ops/memory/tld_b.toml:108).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld_b.toml:112; form at isa-spec/spec/ops/memory/tld_b.toml:112).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -159,7 +159,7 @@ impl OpTldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tld_b.toml:155; form at isa-spec/spec/ops/memory/tld_b.toml:155).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tld_b.toml:159; form at isa-spec/spec/ops/memory/tld_b.toml:159).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -212,7 +212,7 @@ impl OpTldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tld_b.toml:180; form at isa-spec/spec/ops/memory/tld_b.toml:180).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tld_b.toml:184; form at isa-spec/spec/ops/memory/tld_b.toml:184).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -266,7 +266,7 @@ impl OpTldB {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b.toml:108; form at isa-spec/spec/ops/memory/tld_b.toml:108).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b.toml:112; form at isa-spec/spec/ops/memory/tld_b.toml:112).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -342,7 +342,7 @@ impl OpTldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff800000007ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b.toml:155; form at isa-spec/spec/ops/memory/tld_b.toml:155).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b.toml:159; form at isa-spec/spec/ops/memory/tld_b.toml:159).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -418,7 +418,7 @@ impl OpTldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20000000cffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b.toml:180; form at isa-spec/spec/ops/memory/tld_b.toml:180).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b.toml:184; form at isa-spec/spec/ops/memory/tld_b.toml:184).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -487,7 +487,7 @@ impl OpTldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20000000800ff0000000000)))
     }
-    /// Parse one tokenized line of syntax `TLD` (isa-spec/spec/ops/memory/tld_b.toml:101); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLD` (isa-spec/spec/ops/memory/tld_b.toml:105); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD"]])?;
         let mut cur = 0usize;
@@ -612,6 +612,7 @@ impl OpTldB {
 }
 impl MemOp for OpTldB {}
 impl FlowOp for OpTldB {}
+/// Spec: isa-spec/spec/ops/memory/tld_b.toml:101.
 impl SchedOp for OpTldB {}
 /// Spec: isa-spec/spec/ops/memory/tld_b.toml:10.
 impl Encode for OpTldB {
@@ -624,7 +625,7 @@ impl Forms for OpTldB {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tld_b.toml:101.
+    /// Spec: isa-spec/spec/ops/memory/tld_b.toml:105.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

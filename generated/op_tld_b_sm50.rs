@@ -72,7 +72,7 @@ impl OpTldBSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tld_b_sm50.toml:88; form at isa-spec/spec/ops/memory/tld_b_sm50.toml:88).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tld_b_sm50.toml:92; form at isa-spec/spec/ops/memory/tld_b_sm50.toml:92).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -98,7 +98,7 @@ impl OpTldBSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tld_b_sm50.toml:113; form at isa-spec/spec/ops/memory/tld_b_sm50.toml:113).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tld_b_sm50.toml:117; form at isa-spec/spec/ops/memory/tld_b_sm50.toml:117).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -124,7 +124,7 @@ impl OpTldBSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b_sm50.toml:88; form at isa-spec/spec/ops/memory/tld_b_sm50.toml:88).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b_sm50.toml:92; form at isa-spec/spec/ops/memory/tld_b_sm50.toml:92).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -161,7 +161,7 @@ impl OpTldBSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fff000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b_sm50.toml:113; form at isa-spec/spec/ops/memory/tld_b_sm50.toml:113).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b_sm50.toml:117; form at isa-spec/spec/ops/memory/tld_b_sm50.toml:117).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
@@ -198,7 +198,7 @@ impl OpTldBSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fff000000000)))
     }
-    /// Parse one tokenized line of syntax `TLD` (isa-spec/spec/ops/memory/tld_b_sm50.toml:83); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLD` (isa-spec/spec/ops/memory/tld_b_sm50.toml:87); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD"]])?;
         let mut cur = 0usize;
@@ -286,6 +286,7 @@ impl OpTldBSm50 {
 }
 impl MemOp for OpTldBSm50 {}
 impl FlowOp for OpTldBSm50 {}
+/// Spec: isa-spec/spec/ops/memory/tld_b_sm50.toml:83.
 impl SchedOp for OpTldBSm50 {}
 /// Spec: isa-spec/spec/ops/memory/tld_b_sm50.toml:12.
 impl Encode for OpTldBSm50 {
@@ -298,7 +299,7 @@ impl Forms for OpTldBSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tld_b_sm50.toml:83.
+    /// Spec: isa-spec/spec/ops/memory/tld_b_sm50.toml:87.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -63,7 +63,7 @@ impl OpTldSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tld_sm50.toml:87; form at isa-spec/spec/ops/memory/tld_sm50.toml:87).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tld_sm50.toml:91; form at isa-spec/spec/ops/memory/tld_sm50.toml:91).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpTldSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tld_sm50.toml:112; form at isa-spec/spec/ops/memory/tld_sm50.toml:112).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tld_sm50.toml:116; form at isa-spec/spec/ops/memory/tld_sm50.toml:116).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -103,7 +103,7 @@ impl OpTldSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_sm50.toml:87; form at isa-spec/spec/ops/memory/tld_sm50.toml:87).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_sm50.toml:91; form at isa-spec/spec/ops/memory/tld_sm50.toml:91).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -138,7 +138,7 @@ impl OpTldSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_sm50.toml:112; form at isa-spec/spec/ops/memory/tld_sm50.toml:112).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_sm50.toml:116; form at isa-spec/spec/ops/memory/tld_sm50.toml:116).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
@@ -173,7 +173,7 @@ impl OpTldSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `TLD` (isa-spec/spec/ops/memory/tld_sm50.toml:82); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLD` (isa-spec/spec/ops/memory/tld_sm50.toml:86); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD"]])?;
         let mut cur = 0usize;
@@ -253,6 +253,7 @@ impl OpTldSm50 {
 }
 impl MemOp for OpTldSm50 {}
 impl FlowOp for OpTldSm50 {}
+/// Spec: isa-spec/spec/ops/memory/tld_sm50.toml:82.
 impl SchedOp for OpTldSm50 {}
 /// Spec: isa-spec/spec/ops/memory/tld_sm50.toml:16.
 impl Encode for OpTldSm50 {
@@ -265,7 +266,7 @@ impl Forms for OpTldSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tld_sm50.toml:82.
+    /// Spec: isa-spec/spec/ops/memory/tld_sm50.toml:86.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -92,7 +92,7 @@ impl OpTldUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld_ur.toml:113; form at isa-spec/spec/ops/memory/tld_ur.toml:113).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld_ur.toml:118; form at isa-spec/spec/ops/memory/tld_ur.toml:118).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -141,7 +141,7 @@ impl OpTldUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tld_ur.toml:162; form at isa-spec/spec/ops/memory/tld_ur.toml:162).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tld_ur.toml:167; form at isa-spec/spec/ops/memory/tld_ur.toml:167).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -180,7 +180,7 @@ impl OpTldUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tld_ur.toml:183; form at isa-spec/spec/ops/memory/tld_ur.toml:183).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tld_ur.toml:188; form at isa-spec/spec/ops/memory/tld_ur.toml:188).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -219,7 +219,7 @@ impl OpTldUr {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_ur.toml:113; form at isa-spec/spec/ops/memory/tld_ur.toml:113).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_ur.toml:118; form at isa-spec/spec/ops/memory/tld_ur.toml:118).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -295,7 +295,7 @@ impl OpTldUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fc0000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_ur.toml:162; form at isa-spec/spec/ops/memory/tld_ur.toml:162).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_ur.toml:167; form at isa-spec/spec/ops/memory/tld_ur.toml:167).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -368,7 +368,7 @@ impl OpTldUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20000000cff000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_ur.toml:183; form at isa-spec/spec/ops/memory/tld_ur.toml:183).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_ur.toml:188; form at isa-spec/spec/ops/memory/tld_ur.toml:188).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -441,7 +441,7 @@ impl OpTldUr {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `TLD` (isa-spec/spec/ops/memory/tld_ur.toml:104).
+    /// Parse syntax `TLD` (isa-spec/spec/ops/memory/tld_ur.toml:109).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD"]])?;
         let mut cur = 0usize;
@@ -542,7 +542,7 @@ impl OpTldUr {
         let raw = form.map_or(0, |f| [0, 0xff000000000000, 0][f as usize]);
         parsed(op, line, 0, raw)
     }
-    /// Parse syntax `TLD` (isa-spec/spec/ops/memory/tld_ur.toml:109).
+    /// Parse syntax `TLD` (isa-spec/spec/ops/memory/tld_ur.toml:114).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD"]])?;
         let mut cur = 0usize;
@@ -662,6 +662,7 @@ impl OpTldUr {
 }
 impl MemOp for OpTldUr {}
 impl FlowOp for OpTldUr {}
+/// Spec: isa-spec/spec/ops/memory/tld_ur.toml:104.
 impl SchedOp for OpTldUr {}
 /// Spec: isa-spec/spec/ops/memory/tld_ur.toml:11.
 impl Encode for OpTldUr {
@@ -674,7 +675,7 @@ impl Forms for OpTldUr {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tld_ur.toml:104.
+    /// Spec: isa-spec/spec/ops/memory/tld_ur.toml:109.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -209,7 +209,7 @@ impl OpTldsSm50 {
                     self.f16, TexF16Sm50::None | TexF16Sm50::F16 | TexF16Sm50::F16Rtz
                 )))
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:80; form at isa-spec/spec/ops/memory/tlds_sm50.toml:80).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:85; form at isa-spec/spec/ops/memory/tlds_sm50.toml:85).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -227,7 +227,7 @@ impl OpTldsSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:131; form at isa-spec/spec/ops/memory/tlds_sm50.toml:131).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:136; form at isa-spec/spec/ops/memory/tlds_sm50.toml:136).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -245,7 +245,7 @@ impl OpTldsSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:150; form at isa-spec/spec/ops/memory/tlds_sm50.toml:150).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:155; form at isa-spec/spec/ops/memory/tlds_sm50.toml:155).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -263,7 +263,7 @@ impl OpTldsSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:169; form at isa-spec/spec/ops/memory/tlds_sm50.toml:169).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:174; form at isa-spec/spec/ops/memory/tlds_sm50.toml:174).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -281,7 +281,7 @@ impl OpTldsSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:188; form at isa-spec/spec/ops/memory/tlds_sm50.toml:188).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:193; form at isa-spec/spec/ops/memory/tlds_sm50.toml:193).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -299,7 +299,7 @@ impl OpTldsSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:207; form at isa-spec/spec/ops/memory/tlds_sm50.toml:207).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:212; form at isa-spec/spec/ops/memory/tlds_sm50.toml:212).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -328,7 +328,7 @@ impl OpTldsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:228; form at isa-spec/spec/ops/memory/tlds_sm50.toml:228).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:233; form at isa-spec/spec/ops/memory/tlds_sm50.toml:233).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -357,7 +357,7 @@ impl OpTldsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:249; form at isa-spec/spec/ops/memory/tlds_sm50.toml:249).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:254; form at isa-spec/spec/ops/memory/tlds_sm50.toml:254).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -386,7 +386,7 @@ impl OpTldsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:270; form at isa-spec/spec/ops/memory/tlds_sm50.toml:270).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:275; form at isa-spec/spec/ops/memory/tlds_sm50.toml:275).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -415,7 +415,7 @@ impl OpTldsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:291; form at isa-spec/spec/ops/memory/tlds_sm50.toml:291).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:296; form at isa-spec/spec/ops/memory/tlds_sm50.toml:296).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -444,7 +444,7 @@ impl OpTldsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:80; form at isa-spec/spec/ops/memory/tlds_sm50.toml:80).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:85; form at isa-spec/spec/ops/memory/tlds_sm50.toml:85).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -498,7 +498,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:131; form at isa-spec/spec/ops/memory/tlds_sm50.toml:131).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:136; form at isa-spec/spec/ops/memory/tlds_sm50.toml:136).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -550,7 +550,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:150; form at isa-spec/spec/ops/memory/tlds_sm50.toml:150).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:155; form at isa-spec/spec/ops/memory/tlds_sm50.toml:155).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -601,7 +601,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:169; form at isa-spec/spec/ops/memory/tlds_sm50.toml:169).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:174; form at isa-spec/spec/ops/memory/tlds_sm50.toml:174).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -652,7 +652,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:188; form at isa-spec/spec/ops/memory/tlds_sm50.toml:188).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:193; form at isa-spec/spec/ops/memory/tlds_sm50.toml:193).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -703,7 +703,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:207; form at isa-spec/spec/ops/memory/tlds_sm50.toml:207).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:212; form at isa-spec/spec/ops/memory/tlds_sm50.toml:212).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -757,7 +757,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:228; form at isa-spec/spec/ops/memory/tlds_sm50.toml:228).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:233; form at isa-spec/spec/ops/memory/tlds_sm50.toml:233).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -809,7 +809,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:249; form at isa-spec/spec/ops/memory/tlds_sm50.toml:249).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:254; form at isa-spec/spec/ops/memory/tlds_sm50.toml:254).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -860,7 +860,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:270; form at isa-spec/spec/ops/memory/tlds_sm50.toml:270).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:275; form at isa-spec/spec/ops/memory/tlds_sm50.toml:275).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -911,7 +911,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:291; form at isa-spec/spec/ops/memory/tlds_sm50.toml:291).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:296; form at isa-spec/spec/ops/memory/tlds_sm50.toml:296).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -962,7 +962,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `TLDS` (isa-spec/spec/ops/memory/tlds_sm50.toml:74); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLDS` (isa-spec/spec/ops/memory/tlds_sm50.toml:79); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLDS"]])?;
         let mut cur = 0usize;
@@ -1041,6 +1041,7 @@ impl OpTldsSm50 {
 }
 impl MemOp for OpTldsSm50 {}
 impl FlowOp for OpTldsSm50 {}
+/// Spec: isa-spec/spec/ops/memory/tlds_sm50.toml:74.
 impl SchedOp for OpTldsSm50 {}
 /// Spec: isa-spec/spec/ops/memory/tlds_sm50.toml:15.
 impl Encode for OpTldsSm50 {
@@ -1061,7 +1062,7 @@ impl Forms for OpTldsSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tlds_sm50.toml:74.
+    /// Spec: isa-spec/spec/ops/memory/tlds_sm50.toml:79.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -60,7 +60,7 @@ impl OpTmml {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tmml.toml:73; form at isa-spec/spec/ops/memory/tmml.toml:73).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tmml.toml:77; form at isa-spec/spec/ops/memory/tmml.toml:77).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -96,7 +96,7 @@ impl OpTmml {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tmml.toml:73; form at isa-spec/spec/ops/memory/tmml.toml:73).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tmml.toml:77; form at isa-spec/spec/ops/memory/tmml.toml:77).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -141,7 +141,7 @@ impl OpTmml {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffbffd0001000000000000000)))
     }
-    /// Parse one tokenized line of syntax `TMML` (isa-spec/spec/ops/memory/tmml.toml:68); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TMML` (isa-spec/spec/ops/memory/tmml.toml:72); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TMML"]])?;
         let mut cur = 0usize;
@@ -224,6 +224,7 @@ impl OpTmml {
 }
 impl MemOp for OpTmml {}
 impl FlowOp for OpTmml {}
+/// Spec: isa-spec/spec/ops/memory/tmml.toml:68.
 impl SchedOp for OpTmml {}
 /// Spec: isa-spec/spec/ops/memory/tmml.toml:11.
 impl Encode for OpTmml {
@@ -236,7 +237,7 @@ impl Forms for OpTmml {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tmml.toml:68.
+    /// Spec: isa-spec/spec/ops/memory/tmml.toml:72.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -61,7 +61,7 @@ impl OpTmmlB {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tmml_b.toml:62; form at isa-spec/spec/ops/memory/tmml_b.toml:62).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tmml_b.toml:66; form at isa-spec/spec/ops/memory/tmml_b.toml:66).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -112,7 +112,7 @@ impl OpTmmlB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/tmml_b.toml:91; form at isa-spec/spec/ops/memory/tmml_b.toml:91).
+    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/tmml_b.toml:95; form at isa-spec/spec/ops/memory/tmml_b.toml:95).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -156,7 +156,7 @@ impl OpTmmlB {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tmml_b.toml:62; form at isa-spec/spec/ops/memory/tmml_b.toml:62).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tmml_b.toml:66; form at isa-spec/spec/ops/memory/tmml_b.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -202,7 +202,7 @@ impl OpTmmlB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffbffd00017ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tmml_b.toml:91; form at isa-spec/spec/ops/memory/tmml_b.toml:91).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tmml_b.toml:95; form at isa-spec/spec/ops/memory/tmml_b.toml:95).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -248,7 +248,7 @@ impl OpTmmlB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3ffc0001fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `TMML` (isa-spec/spec/ops/memory/tmml_b.toml:57); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TMML` (isa-spec/spec/ops/memory/tmml_b.toml:61); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TMML"]])?;
         let mut cur = 0usize;
@@ -323,6 +323,7 @@ impl OpTmmlB {
 }
 impl MemOp for OpTmmlB {}
 impl FlowOp for OpTmmlB {}
+/// Spec: isa-spec/spec/ops/memory/tmml_b.toml:57.
 impl SchedOp for OpTmmlB {}
 /// Spec: isa-spec/spec/ops/memory/tmml_b.toml:7.
 impl Encode for OpTmmlB {
@@ -335,7 +336,7 @@ impl Forms for OpTmmlB {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tmml_b.toml:57.
+    /// Spec: isa-spec/spec/ops/memory/tmml_b.toml:61.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -64,7 +64,7 @@ impl OpTmmlUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tmml_ur.toml:74; form at isa-spec/spec/ops/memory/tmml_ur.toml:74).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tmml_ur.toml:78; form at isa-spec/spec/ops/memory/tmml_ur.toml:78).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -106,7 +106,7 @@ impl OpTmmlUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/tmml_ur.toml:103; form at isa-spec/spec/ops/memory/tmml_ur.toml:103).
+    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/tmml_ur.toml:107; form at isa-spec/spec/ops/memory/tmml_ur.toml:107).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -138,7 +138,7 @@ impl OpTmmlUr {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tmml_ur.toml:74; form at isa-spec/spec/ops/memory/tmml_ur.toml:74).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tmml_ur.toml:78; form at isa-spec/spec/ops/memory/tmml_ur.toml:78).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -186,7 +186,7 @@ impl OpTmmlUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3ffd0001fc0000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tmml_ur.toml:103; form at isa-spec/spec/ops/memory/tmml_ur.toml:103).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tmml_ur.toml:107; form at isa-spec/spec/ops/memory/tmml_ur.toml:107).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -238,7 +238,7 @@ impl OpTmmlUr {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `TMML` (isa-spec/spec/ops/memory/tmml_ur.toml:65).
+    /// Parse syntax `TMML` (isa-spec/spec/ops/memory/tmml_ur.toml:69).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TMML"]])?;
         let mut cur = 0usize;
@@ -303,7 +303,7 @@ impl OpTmmlUr {
         };
         parsed(op, line, 0, 0)
     }
-    /// Parse syntax `TMML` (isa-spec/spec/ops/memory/tmml_ur.toml:70).
+    /// Parse syntax `TMML` (isa-spec/spec/ops/memory/tmml_ur.toml:74).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TMML"]])?;
         let mut cur = 0usize;
@@ -387,6 +387,7 @@ impl OpTmmlUr {
 }
 impl MemOp for OpTmmlUr {}
 impl FlowOp for OpTmmlUr {}
+/// Spec: isa-spec/spec/ops/memory/tmml_ur.toml:65.
 impl SchedOp for OpTmmlUr {}
 /// Spec: isa-spec/spec/ops/memory/tmml_ur.toml:7.
 impl Encode for OpTmmlUr {
@@ -399,7 +400,7 @@ impl Forms for OpTmmlUr {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tmml_ur.toml:65.
+    /// Spec: isa-spec/spec/ops/memory/tmml_ur.toml:69.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -73,7 +73,7 @@ impl OpTxd {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/txd.toml:87; form at isa-spec/spec/ops/memory/txd.toml:87).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/txd.toml:92; form at isa-spec/spec/ops/memory/txd.toml:92).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -112,7 +112,7 @@ impl OpTxd {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd.toml:87; form at isa-spec/spec/ops/memory/txd.toml:87).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd.toml:92; form at isa-spec/spec/ops/memory/txd.toml:92).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -172,7 +172,7 @@ impl OpTxd {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffb0060001000000000000000)))
     }
-    /// Parse one tokenized line of syntax `TXD` (isa-spec/spec/ops/memory/txd.toml:82); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TXD` (isa-spec/spec/ops/memory/txd.toml:87); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXD"]])?;
         let mut cur = 0usize;
@@ -263,6 +263,7 @@ impl OpTxd {
 }
 impl MemOp for OpTxd {}
 impl FlowOp for OpTxd {}
+/// Spec: isa-spec/spec/ops/memory/txd.toml:82.
 impl SchedOp for OpTxd {}
 /// Spec: isa-spec/spec/ops/memory/txd.toml:12.
 impl Encode for OpTxd {
@@ -275,7 +276,7 @@ impl Forms for OpTxd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/txd.toml:82.
+    /// Spec: isa-spec/spec/ops/memory/txd.toml:87.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -90,7 +90,7 @@ impl OpTxdB {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/txd_b.toml:92; form at isa-spec/spec/ops/memory/txd_b.toml:92).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/txd_b.toml:96; form at isa-spec/spec/ops/memory/txd_b.toml:96).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -136,7 +136,7 @@ impl OpTxdB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/txd_b.toml:138; form at isa-spec/spec/ops/memory/txd_b.toml:138).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/txd_b.toml:142; form at isa-spec/spec/ops/memory/txd_b.toml:142).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -176,7 +176,7 @@ impl OpTxdB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/txd_b.toml:159; form at isa-spec/spec/ops/memory/txd_b.toml:159).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/txd_b.toml:163; form at isa-spec/spec/ops/memory/txd_b.toml:163).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -217,7 +217,7 @@ impl OpTxdB {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b.toml:92; form at isa-spec/spec/ops/memory/txd_b.toml:92).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b.toml:96; form at isa-spec/spec/ops/memory/txd_b.toml:96).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -279,7 +279,7 @@ impl OpTxdB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffb00600017ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b.toml:138; form at isa-spec/spec/ops/memory/txd_b.toml:138).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b.toml:142; form at isa-spec/spec/ops/memory/txd_b.toml:142).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -341,7 +341,7 @@ impl OpTxdB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20070001cffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b.toml:159; form at isa-spec/spec/ops/memory/txd_b.toml:159).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b.toml:163; form at isa-spec/spec/ops/memory/txd_b.toml:163).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -400,7 +400,7 @@ impl OpTxdB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20070001800ff0000000000)))
     }
-    /// Parse one tokenized line of syntax `TXD` (isa-spec/spec/ops/memory/txd_b.toml:85); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TXD` (isa-spec/spec/ops/memory/txd_b.toml:89); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXD"]])?;
         let mut cur = 0usize;
@@ -514,6 +514,7 @@ impl OpTxdB {
 }
 impl MemOp for OpTxdB {}
 impl FlowOp for OpTxdB {}
+/// Spec: isa-spec/spec/ops/memory/txd_b.toml:85.
 impl SchedOp for OpTxdB {}
 /// Spec: isa-spec/spec/ops/memory/txd_b.toml:9.
 impl Encode for OpTxdB {
@@ -526,7 +527,7 @@ impl Forms for OpTxdB {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/txd_b.toml:85.
+    /// Spec: isa-spec/spec/ops/memory/txd_b.toml:89.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -66,7 +66,7 @@ impl OpTxdBSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/txd_b_sm50.toml:79; form at isa-spec/spec/ops/memory/txd_b_sm50.toml:79).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/txd_b_sm50.toml:83; form at isa-spec/spec/ops/memory/txd_b_sm50.toml:83).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -90,7 +90,7 @@ impl OpTxdBSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/txd_b_sm50.toml:99; form at isa-spec/spec/ops/memory/txd_b_sm50.toml:99).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/txd_b_sm50.toml:103; form at isa-spec/spec/ops/memory/txd_b_sm50.toml:103).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -114,7 +114,7 @@ impl OpTxdBSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b_sm50.toml:79; form at isa-spec/spec/ops/memory/txd_b_sm50.toml:79).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b_sm50.toml:83; form at isa-spec/spec/ops/memory/txd_b_sm50.toml:83).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -143,7 +143,7 @@ impl OpTxdBSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fff000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b_sm50.toml:99; form at isa-spec/spec/ops/memory/txd_b_sm50.toml:99).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b_sm50.toml:103; form at isa-spec/spec/ops/memory/txd_b_sm50.toml:103).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
@@ -172,7 +172,7 @@ impl OpTxdBSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fff000000000)))
     }
-    /// Parse one tokenized line of syntax `TXD` (isa-spec/spec/ops/memory/txd_b_sm50.toml:74); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TXD` (isa-spec/spec/ops/memory/txd_b_sm50.toml:78); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXD"]])?;
         let mut cur = 0usize;
@@ -238,6 +238,7 @@ impl OpTxdBSm50 {
 }
 impl MemOp for OpTxdBSm50 {}
 impl FlowOp for OpTxdBSm50 {}
+/// Spec: isa-spec/spec/ops/memory/txd_b_sm50.toml:74.
 impl SchedOp for OpTxdBSm50 {}
 /// Spec: isa-spec/spec/ops/memory/txd_b_sm50.toml:13.
 impl Encode for OpTxdBSm50 {
@@ -250,7 +251,7 @@ impl Forms for OpTxdBSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/txd_b_sm50.toml:74.
+    /// Spec: isa-spec/spec/ops/memory/txd_b_sm50.toml:78.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

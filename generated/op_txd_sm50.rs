@@ -57,7 +57,7 @@ impl OpTxdSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/txd_sm50.toml:75; form at isa-spec/spec/ops/memory/txd_sm50.toml:75).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/txd_sm50.toml:80; form at isa-spec/spec/ops/memory/txd_sm50.toml:80).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -75,7 +75,7 @@ impl OpTxdSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/txd_sm50.toml:95; form at isa-spec/spec/ops/memory/txd_sm50.toml:95).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/txd_sm50.toml:100; form at isa-spec/spec/ops/memory/txd_sm50.toml:100).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -93,7 +93,7 @@ impl OpTxdSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_sm50.toml:75; form at isa-spec/spec/ops/memory/txd_sm50.toml:75).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_sm50.toml:80; form at isa-spec/spec/ops/memory/txd_sm50.toml:80).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -120,7 +120,7 @@ impl OpTxdSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_sm50.toml:95; form at isa-spec/spec/ops/memory/txd_sm50.toml:95).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_sm50.toml:100; form at isa-spec/spec/ops/memory/txd_sm50.toml:100).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
@@ -147,7 +147,7 @@ impl OpTxdSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `TXD` (isa-spec/spec/ops/memory/txd_sm50.toml:70); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TXD` (isa-spec/spec/ops/memory/txd_sm50.toml:75); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXD"]])?;
         let mut cur = 0usize;
@@ -205,6 +205,7 @@ impl OpTxdSm50 {
 }
 impl MemOp for OpTxdSm50 {}
 impl FlowOp for OpTxdSm50 {}
+/// Spec: isa-spec/spec/ops/memory/txd_sm50.toml:70.
 impl SchedOp for OpTxdSm50 {}
 /// Spec: isa-spec/spec/ops/memory/txd_sm50.toml:14.
 impl Encode for OpTxdSm50 {
@@ -217,7 +218,7 @@ impl Forms for OpTxdSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/txd_sm50.toml:70.
+    /// Spec: isa-spec/spec/ops/memory/txd_sm50.toml:75.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -82,7 +82,7 @@ impl OpTxdUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/txd_ur.toml:97; form at isa-spec/spec/ops/memory/txd_ur.toml:97).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/txd_ur.toml:102; form at isa-spec/spec/ops/memory/txd_ur.toml:102).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -128,7 +128,7 @@ impl OpTxdUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/txd_ur.toml:144; form at isa-spec/spec/ops/memory/txd_ur.toml:144).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/txd_ur.toml:149; form at isa-spec/spec/ops/memory/txd_ur.toml:149).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -164,7 +164,7 @@ impl OpTxdUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/txd_ur.toml:161; form at isa-spec/spec/ops/memory/txd_ur.toml:161).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/txd_ur.toml:166; form at isa-spec/spec/ops/memory/txd_ur.toml:166).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -200,7 +200,7 @@ impl OpTxdUr {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_ur.toml:97; form at isa-spec/spec/ops/memory/txd_ur.toml:97).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_ur.toml:102; form at isa-spec/spec/ops/memory/txd_ur.toml:102).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -265,7 +265,7 @@ impl OpTxdUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30060001fc0000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_ur.toml:144; form at isa-spec/spec/ops/memory/txd_ur.toml:144).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_ur.toml:149; form at isa-spec/spec/ops/memory/txd_ur.toml:149).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -327,7 +327,7 @@ impl OpTxdUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20070001cff000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_ur.toml:161; form at isa-spec/spec/ops/memory/txd_ur.toml:161).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_ur.toml:166; form at isa-spec/spec/ops/memory/txd_ur.toml:166).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -393,7 +393,7 @@ impl OpTxdUr {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `TXD` (isa-spec/spec/ops/memory/txd_ur.toml:88).
+    /// Parse syntax `TXD` (isa-spec/spec/ops/memory/txd_ur.toml:93).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXD"]])?;
         let mut cur = 0usize;
@@ -470,7 +470,7 @@ impl OpTxdUr {
         let raw = form.map_or(0, |f| [0, 0xff000000000000, 0][f as usize]);
         parsed(op, line, 0, raw)
     }
-    /// Parse syntax `TXD` (isa-spec/spec/ops/memory/txd_ur.toml:93).
+    /// Parse syntax `TXD` (isa-spec/spec/ops/memory/txd_ur.toml:98).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXD"]])?;
         let mut cur = 0usize;
@@ -566,6 +566,7 @@ impl OpTxdUr {
 }
 impl MemOp for OpTxdUr {}
 impl FlowOp for OpTxdUr {}
+/// Spec: isa-spec/spec/ops/memory/txd_ur.toml:88.
 impl SchedOp for OpTxdUr {}
 /// Spec: isa-spec/spec/ops/memory/txd_ur.toml:11.
 impl Encode for OpTxdUr {
@@ -578,7 +579,7 @@ impl Forms for OpTxdUr {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/txd_ur.toml:88.
+    /// Spec: isa-spec/spec/ops/memory/txd_ur.toml:93.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -49,7 +49,7 @@ impl OpTxq {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/txq.toml:60; form at isa-spec/spec/ops/memory/txq.toml:60).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/txq.toml:64; form at isa-spec/spec/ops/memory/txq.toml:64).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -70,7 +70,7 @@ impl OpTxq {
         w |= u128::from(self.nodep) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq.toml:60; form at isa-spec/spec/ops/memory/txq.toml:60).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq.toml:64; form at isa-spec/spec/ops/memory/txq.toml:64).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2 = reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?;
@@ -93,7 +93,7 @@ impl OpTxq {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffbfff000300000ff00000000)))
     }
-    /// Parse one tokenized line of syntax `TXQ` (isa-spec/spec/ops/memory/txq.toml:55); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TXQ` (isa-spec/spec/ops/memory/txq.toml:59); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXQ"]])?;
         let mut cur = 0usize;
@@ -141,6 +141,7 @@ impl OpTxq {
 }
 impl MemOp for OpTxq {}
 impl FlowOp for OpTxq {}
+/// Spec: isa-spec/spec/ops/memory/txq.toml:55.
 impl SchedOp for OpTxq {}
 /// Spec: isa-spec/spec/ops/memory/txq.toml:12.
 impl Encode for OpTxq {
@@ -153,7 +154,7 @@ impl Forms for OpTxq {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/txq.toml:55.
+    /// Spec: isa-spec/spec/ops/memory/txq.toml:59.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -49,7 +49,7 @@ impl OpTxqB {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/txq_b.toml:52; form at isa-spec/spec/ops/memory/txq_b.toml:52).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/txq_b.toml:56; form at isa-spec/spec/ops/memory/txq_b.toml:56).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -88,7 +88,7 @@ impl OpTxqB {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq_b.toml:52; form at isa-spec/spec/ops/memory/txq_b.toml:52).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq_b.toml:56; form at isa-spec/spec/ops/memory/txq_b.toml:56).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -112,7 +112,7 @@ impl OpTxqB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffbfff0003fffffff00000000)))
     }
-    /// Parse one tokenized line of syntax `TXQ` (isa-spec/spec/ops/memory/txq_b.toml:47); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TXQ` (isa-spec/spec/ops/memory/txq_b.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXQ"]])?;
         let mut cur = 0usize;
@@ -165,6 +165,7 @@ impl OpTxqB {
 }
 impl MemOp for OpTxqB {}
 impl FlowOp for OpTxqB {}
+/// Spec: isa-spec/spec/ops/memory/txq_b.toml:47.
 impl SchedOp for OpTxqB {}
 /// Spec: isa-spec/spec/ops/memory/txq_b.toml:10.
 impl Encode for OpTxqB {
@@ -177,7 +178,7 @@ impl Forms for OpTxqB {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/txq_b.toml:47.
+    /// Spec: isa-spec/spec/ops/memory/txq_b.toml:51.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

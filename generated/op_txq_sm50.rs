@@ -55,7 +55,7 @@ impl OpTxqSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/txq_sm50.toml:53; form at isa-spec/spec/ops/memory/txq_sm50.toml:53).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/txq_sm50.toml:58; form at isa-spec/spec/ops/memory/txq_sm50.toml:58).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -79,7 +79,7 @@ impl OpTxqSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/txq_sm50.toml:74; form at isa-spec/spec/ops/memory/txq_sm50.toml:74).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/txq_sm50.toml:79; form at isa-spec/spec/ops/memory/txq_sm50.toml:79).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -103,7 +103,7 @@ impl OpTxqSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq_sm50.toml:53; form at isa-spec/spec/ops/memory/txq_sm50.toml:53).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq_sm50.toml:58; form at isa-spec/spec/ops/memory/txq_sm50.toml:58).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -161,7 +161,7 @@ impl OpTxqSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4000870300000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq_sm50.toml:74; form at isa-spec/spec/ops/memory/txq_sm50.toml:74).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq_sm50.toml:79; form at isa-spec/spec/ops/memory/txq_sm50.toml:79).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -219,7 +219,7 @@ impl OpTxqSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x5fff870300000)))
     }
-    /// Parse one tokenized line of syntax `TXQ` (isa-spec/spec/ops/memory/txq_sm50.toml:48); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TXQ` (isa-spec/spec/ops/memory/txq_sm50.toml:53); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXQ"]])?;
         let mut cur = 0usize;
@@ -270,6 +270,7 @@ impl OpTxqSm50 {
 }
 impl MemOp for OpTxqSm50 {}
 impl FlowOp for OpTxqSm50 {}
+/// Spec: isa-spec/spec/ops/memory/txq_sm50.toml:48.
 impl SchedOp for OpTxqSm50 {}
 /// Spec: isa-spec/spec/ops/memory/txq_sm50.toml:10.
 impl Encode for OpTxqSm50 {
@@ -282,7 +283,7 @@ impl Forms for OpTxqSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/txq_sm50.toml:48.
+    /// Spec: isa-spec/spec/ops/memory/txq_sm50.toml:53.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

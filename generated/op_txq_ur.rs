@@ -55,7 +55,7 @@ impl OpTxqUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/txq_ur.toml:59; form at isa-spec/spec/ops/memory/txq_ur.toml:59).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/txq_ur.toml:64; form at isa-spec/spec/ops/memory/txq_ur.toml:64).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpTxqUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/txq_ur.toml:81; form at isa-spec/spec/ops/memory/txq_ur.toml:81).
+    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/txq_ur.toml:86; form at isa-spec/spec/ops/memory/txq_ur.toml:86).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -111,7 +111,7 @@ impl OpTxqUr {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq_ur.toml:59; form at isa-spec/spec/ops/memory/txq_ur.toml:59).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq_ur.toml:64; form at isa-spec/spec/ops/memory/txq_ur.toml:64).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3f0000000000 == 0x3f0000000000 && w & 0 == 0 {
@@ -137,7 +137,7 @@ impl OpTxqUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3fff0003fc000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq_ur.toml:81; form at isa-spec/spec/ops/memory/txq_ur.toml:81).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq_ur.toml:86; form at isa-spec/spec/ops/memory/txq_ur.toml:86).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3f0000000000 == 0x3f0000000000 && w & 0 == 0 {
@@ -163,7 +163,7 @@ impl OpTxqUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3fff0003fff00ff00000000)))
     }
-    /// Parse one tokenized line of syntax `TXQ` (isa-spec/spec/ops/memory/txq_ur.toml:54); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TXQ` (isa-spec/spec/ops/memory/txq_ur.toml:59); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXQ"]])?;
         let mut cur = 0usize;
@@ -212,6 +212,7 @@ impl OpTxqUr {
 }
 impl MemOp for OpTxqUr {}
 impl FlowOp for OpTxqUr {}
+/// Spec: isa-spec/spec/ops/memory/txq_ur.toml:54.
 impl SchedOp for OpTxqUr {}
 /// Spec: isa-spec/spec/ops/memory/txq_ur.toml:10.
 impl Encode for OpTxqUr {
@@ -224,7 +225,7 @@ impl Forms for OpTxqUr {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/txq_ur.toml:54.
+    /// Spec: isa-spec/spec/ops/memory/txq_ur.toml:59.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

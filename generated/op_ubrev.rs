@@ -39,7 +39,7 @@ impl OpUbrev {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/ubrev.toml:33 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ubrev.toml:36 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -50,7 +50,7 @@ impl OpUbrev {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ubrev.toml:33; form at isa-spec/spec/ops/alu/ubrev.toml:38).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ubrev.toml:36; form at isa-spec/spec/ops/alu/ubrev.toml:41).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800000000000000000002be
@@ -58,7 +58,7 @@ impl OpUbrev {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ubrev.toml:33; form at isa-spec/spec/ops/alu/ubrev.toml:38).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ubrev.toml:36; form at isa-spec/spec/ops/alu/ubrev.toml:41).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800000000000000000008be
@@ -66,7 +66,7 @@ impl OpUbrev {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/ubrev.toml:50 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ubrev.toml:53 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -77,7 +77,7 @@ impl OpUbrev {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ubrev.toml:50; form at isa-spec/spec/ops/alu/ubrev.toml:38).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ubrev.toml:53; form at isa-spec/spec/ops/alu/ubrev.toml:41).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800000000000000000002be
@@ -85,7 +85,7 @@ impl OpUbrev {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ubrev.toml:50; form at isa-spec/spec/ops/alu/ubrev.toml:38).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ubrev.toml:53; form at isa-spec/spec/ops/alu/ubrev.toml:41).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800000000000000000008be
@@ -93,7 +93,7 @@ impl OpUbrev {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ubrev.toml:33; form at isa-spec/spec/ops/alu/ubrev.toml:38).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ubrev.toml:36; form at isa-spec/spec/ops/alu/ubrev.toml:41).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -104,7 +104,7 @@ impl OpUbrev {
         let raw = w & 0x1fff7ffffffffffffc0ffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ubrev.toml:33; form at isa-spec/spec/ops/alu/ubrev.toml:38).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ubrev.toml:36; form at isa-spec/spec/ops/alu/ubrev.toml:41).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -115,7 +115,7 @@ impl OpUbrev {
         let raw = w & 0x1fff7ffffff00000000ffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ubrev.toml:50; form at isa-spec/spec/ops/alu/ubrev.toml:38).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ubrev.toml:53; form at isa-spec/spec/ops/alu/ubrev.toml:41).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -126,7 +126,7 @@ impl OpUbrev {
         let raw = w & 0x1fff7ffffffffffff00ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ubrev.toml:50; form at isa-spec/spec/ops/alu/ubrev.toml:38).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ubrev.toml:53; form at isa-spec/spec/ops/alu/ubrev.toml:41).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -137,7 +137,7 @@ impl OpUbrev {
         let raw = w & 0x1fff7ffffff00000000ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UBREV` (isa-spec/spec/ops/alu/ubrev.toml:25); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UBREV` (isa-spec/spec/ops/alu/ubrev.toml:28); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UBREV"]])?;
         if !rest.is_empty() {
@@ -187,7 +187,7 @@ impl Forms for OpUbrev {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/ubrev.toml:25.
+    /// Spec: isa-spec/spec/ops/alu/ubrev.toml:28.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

@@ -46,7 +46,7 @@ impl OpUfadd {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/ufadd.toml:52 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ufadd.toml:57 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -63,7 +63,7 @@ impl OpUfadd {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/ufadd.toml:52; form at isa-spec/spec/ops/alu/ufadd.toml:57).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/ufadd.toml:57; form at isa-spec/spec/ops/alu/ufadd.toml:62).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -74,7 +74,7 @@ impl OpUfadd {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [120, 121] (isa-spec/spec/ops/alu/ufadd.toml:52; form at isa-spec/spec/ops/alu/ufadd.toml:57).
+    /// Form `uui` on SM [120, 121] (isa-spec/spec/ops/alu/ufadd.toml:57; form at isa-spec/spec/ops/alu/ufadd.toml:62).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpUfadd {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ufadd.toml:52 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ufadd.toml:57 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -102,7 +102,7 @@ impl OpUfadd {
             sat,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ufadd.toml:52; form at isa-spec/spec/ops/alu/ufadd.toml:57).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ufadd.toml:57; form at isa-spec/spec/ops/alu/ufadd.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -114,7 +114,7 @@ impl OpUfadd {
         let raw = w & 0x1fff7fc1000ffffffff00000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ufadd.toml:52; form at isa-spec/spec/ops/alu/ufadd.toml:57).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ufadd.toml:57; form at isa-spec/spec/ops/alu/ufadd.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -124,7 +124,7 @@ impl OpUfadd {
         let raw = w & 0x1fff7fc1cff0000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UFADD` (isa-spec/spec/ops/alu/ufadd.toml:40); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UFADD` (isa-spec/spec/ops/alu/ufadd.toml:45); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UFADD"]])?;
         let mut cur = 0usize;
@@ -161,6 +161,7 @@ impl OpUfadd {
 }
 impl MemOp for OpUfadd {}
 impl FlowOp for OpUfadd {}
+/// Spec: isa-spec/spec/ops/alu/ufadd.toml:40.
 impl SchedOp for OpUfadd {}
 /// Spec: isa-spec/spec/ops/alu/ufadd.toml:8.
 impl Encode for OpUfadd {
@@ -173,7 +174,7 @@ impl Forms for OpUfadd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/ufadd.toml:40.
+    /// Spec: isa-spec/spec/ops/alu/ufadd.toml:45.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

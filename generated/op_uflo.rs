@@ -50,7 +50,7 @@ impl OpUflo {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/uflo.toml:56 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uflo.toml:59 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0;
@@ -63,7 +63,7 @@ impl OpUflo {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uflo.toml:56; form at isa-spec/spec/ops/alu/uflo.toml:61).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uflo.toml:59; form at isa-spec/spec/ops/alu/uflo.toml:64).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -73,7 +73,7 @@ impl OpUflo {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uflo.toml:56; form at isa-spec/spec/ops/alu/uflo.toml:61).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uflo.toml:59; form at isa-spec/spec/ops/alu/uflo.toml:64).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -82,7 +82,7 @@ impl OpUflo {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uflo.toml:79 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uflo.toml:82 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0;
@@ -95,7 +95,7 @@ impl OpUflo {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uflo.toml:79; form at isa-spec/spec/ops/alu/uflo.toml:61).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uflo.toml:82; form at isa-spec/spec/ops/alu/uflo.toml:64).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -105,7 +105,7 @@ impl OpUflo {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uflo.toml:79; form at isa-spec/spec/ops/alu/uflo.toml:61).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uflo.toml:82; form at isa-spec/spec/ops/alu/uflo.toml:64).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -114,7 +114,7 @@ impl OpUflo {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uflo.toml:56 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uflo.toml:59 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -123,7 +123,7 @@ impl OpUflo {
         let sh: bool = bit(w, 74);
         Some(Self { pd, d, b: Src::RZ, ty, sh })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uflo.toml:56; form at isa-spec/spec/ops/alu/uflo.toml:61).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uflo.toml:59; form at isa-spec/spec/ops/alu/uflo.toml:64).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -134,7 +134,7 @@ impl OpUflo {
         let raw = w & 0x1fff7f1f9ff7fffffc0ffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uflo.toml:56; form at isa-spec/spec/ops/alu/uflo.toml:61).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uflo.toml:59; form at isa-spec/spec/ops/alu/uflo.toml:64).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -144,7 +144,7 @@ impl OpUflo {
         let raw = w & 0x1fff7f1f9ff00000000ffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uflo.toml:79 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uflo.toml:82 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -153,7 +153,7 @@ impl OpUflo {
         let sh: bool = bit(w, 74);
         Some(Self { pd, d, b: Src::RZ, ty, sh })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uflo.toml:79; form at isa-spec/spec/ops/alu/uflo.toml:61).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uflo.toml:82; form at isa-spec/spec/ops/alu/uflo.toml:64).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -164,7 +164,7 @@ impl OpUflo {
         let raw = w & 0x1fff7f1f9ff7fffff00ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uflo.toml:79; form at isa-spec/spec/ops/alu/uflo.toml:61).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uflo.toml:82; form at isa-spec/spec/ops/alu/uflo.toml:64).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -174,7 +174,7 @@ impl OpUflo {
         let raw = w & 0x1fff7f1f9ff00000000ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UFLO` (isa-spec/spec/ops/alu/uflo.toml:41); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UFLO` (isa-spec/spec/ops/alu/uflo.toml:44); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UFLO"]])?;
         let mut cur = 0usize;
@@ -242,7 +242,7 @@ impl Forms for OpUflo {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/uflo.toml:41.
+    /// Spec: isa-spec/spec/ops/alu/uflo.toml:44.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

@@ -46,7 +46,7 @@ impl OpUfmul {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/ufmul.toml:53 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ufmul.toml:58 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -63,7 +63,7 @@ impl OpUfmul {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/ufmul.toml:53; form at isa-spec/spec/ops/alu/ufmul.toml:57).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/ufmul.toml:58; form at isa-spec/spec/ops/alu/ufmul.toml:62).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -74,7 +74,7 @@ impl OpUfmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/ufmul.toml:53; form at isa-spec/spec/ops/alu/ufmul.toml:57).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/ufmul.toml:58; form at isa-spec/spec/ops/alu/ufmul.toml:62).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpUfmul {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ufmul.toml:53 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ufmul.toml:58 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -102,7 +102,7 @@ impl OpUfmul {
             sat,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ufmul.toml:53; form at isa-spec/spec/ops/alu/ufmul.toml:57).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ufmul.toml:58; form at isa-spec/spec/ops/alu/ufmul.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -114,7 +114,7 @@ impl OpUfmul {
         let raw = w & 0x1fff78e0cff3fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ufmul.toml:53; form at isa-spec/spec/ops/alu/ufmul.toml:57).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ufmul.toml:58; form at isa-spec/spec/ops/alu/ufmul.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -124,7 +124,7 @@ impl OpUfmul {
         let raw = w & 0x1fff78e0cff0000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UFMUL` (isa-spec/spec/ops/alu/ufmul.toml:41); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UFMUL` (isa-spec/spec/ops/alu/ufmul.toml:46); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UFMUL"]])?;
         let mut cur = 0usize;
@@ -159,6 +159,7 @@ impl OpUfmul {
 }
 impl MemOp for OpUfmul {}
 impl FlowOp for OpUfmul {}
+/// Spec: isa-spec/spec/ops/alu/ufmul.toml:41.
 impl SchedOp for OpUfmul {}
 /// Spec: isa-spec/spec/ops/alu/ufmul.toml:9.
 impl Encode for OpUfmul {
@@ -171,7 +172,7 @@ impl Forms for OpUfmul {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/ufmul.toml:41.
+    /// Spec: isa-spec/spec/ops/alu/ufmul.toml:46.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -55,7 +55,7 @@ impl OpUiadd3 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/uiadd3.toml:70 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uiadd3.toml:73 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -73,7 +73,7 @@ impl OpUiadd3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3.toml:70; form at isa-spec/spec/ops/alu/uiadd3.toml:76).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3.toml:73; form at isa-spec/spec/ops/alu/uiadd3.toml:79).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpUiadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3.toml:70; form at isa-spec/spec/ops/alu/uiadd3.toml:76).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3.toml:73; form at isa-spec/spec/ops/alu/uiadd3.toml:79).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -92,7 +92,7 @@ impl OpUiadd3 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uiadd3.toml:90 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uiadd3.toml:93 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -110,7 +110,7 @@ impl OpUiadd3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3.toml:90; form at isa-spec/spec/ops/alu/uiadd3.toml:76).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3.toml:93; form at isa-spec/spec/ops/alu/uiadd3.toml:79).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -120,7 +120,7 @@ impl OpUiadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3.toml:90; form at isa-spec/spec/ops/alu/uiadd3.toml:76).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3.toml:93; form at isa-spec/spec/ops/alu/uiadd3.toml:79).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -129,7 +129,7 @@ impl OpUiadd3 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3.toml:70 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3.toml:73 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -148,7 +148,7 @@ impl OpUiadd3 {
             c,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:70; form at isa-spec/spec/ops/alu/uiadd3.toml:76).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:73; form at isa-spec/spec/ops/alu/uiadd3.toml:79).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -159,7 +159,7 @@ impl OpUiadd3 {
         let raw = w & 0x1fff781f2c07fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:70; form at isa-spec/spec/ops/alu/uiadd3.toml:76).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:73; form at isa-spec/spec/ops/alu/uiadd3.toml:79).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -169,7 +169,7 @@ impl OpUiadd3 {
         let raw = w & 0x1fff781f2c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3.toml:90 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3.toml:93 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -188,7 +188,7 @@ impl OpUiadd3 {
             c,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:90; form at isa-spec/spec/ops/alu/uiadd3.toml:76).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:93; form at isa-spec/spec/ops/alu/uiadd3.toml:79).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -199,7 +199,7 @@ impl OpUiadd3 {
         let raw = w & 0x1fff781f2007fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:90; form at isa-spec/spec/ops/alu/uiadd3.toml:76).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:93; form at isa-spec/spec/ops/alu/uiadd3.toml:79).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -218,7 +218,7 @@ impl OpUiadd3 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `UIADD3` (isa-spec/spec/ops/alu/uiadd3.toml:50).
+    /// Parse syntax `UIADD3` (isa-spec/spec/ops/alu/uiadd3.toml:53).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIADD3"]])?;
         if !rest.is_empty() {
@@ -247,7 +247,7 @@ impl OpUiadd3 {
         let raw = form.map_or(0, |_| 0x781e0000000000000000000);
         parsed(op, line, 0, raw)
     }
-    /// Parse syntax `UIADD3` (isa-spec/spec/ops/alu/uiadd3.toml:54).
+    /// Parse syntax `UIADD3` (isa-spec/spec/ops/alu/uiadd3.toml:57).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIADD3"]])?;
         if !rest.is_empty() {
@@ -317,7 +317,7 @@ impl Forms for OpUiadd3 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/uiadd3.toml:50.
+    /// Spec: isa-spec/spec/ops/alu/uiadd3.toml:53.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -55,7 +55,7 @@ impl OpUiadd364 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/uiadd3_64.toml:74 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uiadd3_64.toml:77 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -127,7 +127,7 @@ impl OpUiadd364 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3_64.toml:74; form at isa-spec/spec/ops/alu/uiadd3_64.toml:80).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3_64.toml:77; form at isa-spec/spec/ops/alu/uiadd3_64.toml:83).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -137,7 +137,7 @@ impl OpUiadd364 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3_64.toml:74; form at isa-spec/spec/ops/alu/uiadd3_64.toml:80).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3_64.toml:77; form at isa-spec/spec/ops/alu/uiadd3_64.toml:83).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -146,7 +146,7 @@ impl OpUiadd364 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uiadd3_64.toml:96 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uiadd3_64.toml:99 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -218,7 +218,7 @@ impl OpUiadd364 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3_64.toml:96; form at isa-spec/spec/ops/alu/uiadd3_64.toml:80).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3_64.toml:99; form at isa-spec/spec/ops/alu/uiadd3_64.toml:83).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -228,7 +228,7 @@ impl OpUiadd364 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3_64.toml:96; form at isa-spec/spec/ops/alu/uiadd3_64.toml:80).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3_64.toml:99; form at isa-spec/spec/ops/alu/uiadd3_64.toml:83).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -237,7 +237,7 @@ impl OpUiadd364 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3_64.toml:74 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3_64.toml:77 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -256,7 +256,7 @@ impl OpUiadd364 {
             c,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3_64.toml:74; form at isa-spec/spec/ops/alu/uiadd3_64.toml:80).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3_64.toml:77; form at isa-spec/spec/ops/alu/uiadd3_64.toml:83).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -267,7 +267,7 @@ impl OpUiadd364 {
         let raw = w & 0x1fff781f2c07fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3_64.toml:74; form at isa-spec/spec/ops/alu/uiadd3_64.toml:80).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3_64.toml:77; form at isa-spec/spec/ops/alu/uiadd3_64.toml:83).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -277,7 +277,7 @@ impl OpUiadd364 {
         let raw = w & 0x1fff781f2c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3_64.toml:96 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3_64.toml:99 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -296,7 +296,7 @@ impl OpUiadd364 {
             c,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3_64.toml:96; form at isa-spec/spec/ops/alu/uiadd3_64.toml:80).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3_64.toml:99; form at isa-spec/spec/ops/alu/uiadd3_64.toml:83).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -307,7 +307,7 @@ impl OpUiadd364 {
         let raw = w & 0x1fff781f2007fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3_64.toml:96; form at isa-spec/spec/ops/alu/uiadd3_64.toml:80).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3_64.toml:99; form at isa-spec/spec/ops/alu/uiadd3_64.toml:83).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -326,7 +326,7 @@ impl OpUiadd364 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `UIADD3.64` (isa-spec/spec/ops/alu/uiadd3_64.toml:52).
+    /// Parse syntax `UIADD3.64` (isa-spec/spec/ops/alu/uiadd3_64.toml:55).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIADD3", "64"]])?;
         if !rest.is_empty() {
@@ -355,7 +355,7 @@ impl OpUiadd364 {
         let raw = form.map_or(0, |_| 0x781e0000000000000000000);
         parsed(op, line, 0, raw)
     }
-    /// Parse syntax `UIADD3.64` (isa-spec/spec/ops/alu/uiadd3_64.toml:56).
+    /// Parse syntax `UIADD3.64` (isa-spec/spec/ops/alu/uiadd3_64.toml:59).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIADD3", "64"]])?;
         if !rest.is_empty() {
@@ -428,7 +428,7 @@ impl Forms for OpUiadd364 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/uiadd3_64.toml:52.
+    /// Spec: isa-spec/spec/ops/alu/uiadd3_64.toml:55.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

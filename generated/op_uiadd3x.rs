@@ -85,7 +85,7 @@ impl OpUiadd3x {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/uiadd3x.toml:78 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uiadd3x.toml:81 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -109,7 +109,7 @@ impl OpUiadd3x {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3x.toml:78; form at isa-spec/spec/ops/alu/uiadd3x.toml:84).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3x.toml:81; form at isa-spec/spec/ops/alu/uiadd3x.toml:87).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -119,7 +119,7 @@ impl OpUiadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3x.toml:78; form at isa-spec/spec/ops/alu/uiadd3x.toml:84).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3x.toml:81; form at isa-spec/spec/ops/alu/uiadd3x.toml:87).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -128,7 +128,7 @@ impl OpUiadd3x {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uiadd3x.toml:106 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uiadd3x.toml:109 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -152,7 +152,7 @@ impl OpUiadd3x {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3x.toml:106; form at isa-spec/spec/ops/alu/uiadd3x.toml:84).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3x.toml:109; form at isa-spec/spec/ops/alu/uiadd3x.toml:87).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -162,7 +162,7 @@ impl OpUiadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3x.toml:106; form at isa-spec/spec/ops/alu/uiadd3x.toml:84).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3x.toml:109; form at isa-spec/spec/ops/alu/uiadd3x.toml:87).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -171,7 +171,7 @@ impl OpUiadd3x {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3x.toml:78 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3x.toml:81 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -196,7 +196,7 @@ impl OpUiadd3x {
             ci1,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:78; form at isa-spec/spec/ops/alu/uiadd3x.toml:84).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:81; form at isa-spec/spec/ops/alu/uiadd3x.toml:87).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -207,7 +207,7 @@ impl OpUiadd3x {
         let raw = w & 0x1fff00012c07fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:78; form at isa-spec/spec/ops/alu/uiadd3x.toml:84).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:81; form at isa-spec/spec/ops/alu/uiadd3x.toml:87).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -217,7 +217,7 @@ impl OpUiadd3x {
         let raw = w & 0x1fff00012c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3x.toml:106 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3x.toml:109 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -242,7 +242,7 @@ impl OpUiadd3x {
             ci1,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:106; form at isa-spec/spec/ops/alu/uiadd3x.toml:84).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:109; form at isa-spec/spec/ops/alu/uiadd3x.toml:87).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -253,7 +253,7 @@ impl OpUiadd3x {
         let raw = w & 0x1fff00012007fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:106; form at isa-spec/spec/ops/alu/uiadd3x.toml:84).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:109; form at isa-spec/spec/ops/alu/uiadd3x.toml:87).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -272,7 +272,7 @@ impl OpUiadd3x {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `UIADD3.X` (isa-spec/spec/ops/alu/uiadd3x.toml:58).
+    /// Parse syntax `UIADD3.X` (isa-spec/spec/ops/alu/uiadd3x.toml:61).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIADD3", "X"]])?;
         if !rest.is_empty() {
@@ -310,7 +310,7 @@ impl OpUiadd3x {
         };
         parsed(op, line, 0, 0)
     }
-    /// Parse syntax `UIADD3.X` (isa-spec/spec/ops/alu/uiadd3x.toml:62).
+    /// Parse syntax `UIADD3.X` (isa-spec/spec/ops/alu/uiadd3x.toml:65).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIADD3", "X"]])?;
         if !rest.is_empty() {
@@ -387,7 +387,7 @@ impl Forms for OpUiadd3x {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/uiadd3x.toml:58.
+    /// Spec: isa-spec/spec/ops/alu/uiadd3x.toml:61.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

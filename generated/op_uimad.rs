@@ -51,7 +51,7 @@ impl OpUimad {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/uimad.toml:54 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimad.toml:57 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -65,7 +65,7 @@ impl OpUimad {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad.toml:54; form at isa-spec/spec/ops/alu/uimad.toml:60).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad.toml:57; form at isa-spec/spec/ops/alu/uimad.toml:63).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -76,7 +76,7 @@ impl OpUimad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad.toml:54; form at isa-spec/spec/ops/alu/uimad.toml:60).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad.toml:57; form at isa-spec/spec/ops/alu/uimad.toml:63).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -87,7 +87,7 @@ impl OpUimad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad.toml:54; form at isa-spec/spec/ops/alu/uimad.toml:60).
+    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad.toml:57; form at isa-spec/spec/ops/alu/uimad.toml:63).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -97,7 +97,7 @@ impl OpUimad {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uimad.toml:74 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimad.toml:77 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -111,7 +111,7 @@ impl OpUimad {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad.toml:74; form at isa-spec/spec/ops/alu/uimad.toml:60).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad.toml:77; form at isa-spec/spec/ops/alu/uimad.toml:63).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -122,7 +122,7 @@ impl OpUimad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad.toml:74; form at isa-spec/spec/ops/alu/uimad.toml:60).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad.toml:77; form at isa-spec/spec/ops/alu/uimad.toml:63).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -133,7 +133,7 @@ impl OpUimad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad.toml:74; form at isa-spec/spec/ops/alu/uimad.toml:60).
+    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad.toml:77; form at isa-spec/spec/ops/alu/uimad.toml:63).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -143,7 +143,7 @@ impl OpUimad {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uimad.toml:54 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimad.toml:57 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -161,7 +161,7 @@ impl OpUimad {
             ty,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad.toml:54; form at isa-spec/spec/ops/alu/uimad.toml:60).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad.toml:57; form at isa-spec/spec/ops/alu/uimad.toml:63).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -173,7 +173,7 @@ impl OpUimad {
         let raw = w & 0x1fff7fff1c0ffffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad.toml:54; form at isa-spec/spec/ops/alu/uimad.toml:60).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad.toml:57; form at isa-spec/spec/ops/alu/uimad.toml:63).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -185,7 +185,7 @@ impl OpUimad {
         let raw = w & 0x1fff7fff1c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uimad.toml:54; form at isa-spec/spec/ops/alu/uimad.toml:60).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uimad.toml:57; form at isa-spec/spec/ops/alu/uimad.toml:63).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -196,7 +196,7 @@ impl OpUimad {
         let raw = w & 0x1fff7fff9c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uimad.toml:74 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimad.toml:77 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -214,7 +214,7 @@ impl OpUimad {
             ty,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad.toml:74; form at isa-spec/spec/ops/alu/uimad.toml:60).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad.toml:77; form at isa-spec/spec/ops/alu/uimad.toml:63).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -226,7 +226,7 @@ impl OpUimad {
         let raw = w & 0x1fff7fff100ffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad.toml:74; form at isa-spec/spec/ops/alu/uimad.toml:60).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad.toml:77; form at isa-spec/spec/ops/alu/uimad.toml:63).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -238,7 +238,7 @@ impl OpUimad {
         let raw = w & 0x1fff7fff1000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uimad.toml:74; form at isa-spec/spec/ops/alu/uimad.toml:60).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uimad.toml:77; form at isa-spec/spec/ops/alu/uimad.toml:63).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -249,7 +249,7 @@ impl OpUimad {
         let raw = w & 0x1fff7fff9000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UIMAD` (isa-spec/spec/ops/alu/uimad.toml:41); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UIMAD` (isa-spec/spec/ops/alu/uimad.toml:44); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIMAD"]])?;
         let mut cur = 0usize;
@@ -314,7 +314,7 @@ impl Forms for OpUimad {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/uimad.toml:41.
+    /// Spec: isa-spec/spec/ops/alu/uimad.toml:44.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -50,7 +50,7 @@ impl OpUimadHi {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/uimad_hi.toml:58 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimad_hi.toml:63 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -68,7 +68,7 @@ impl OpUimadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uimad_hi.toml:58; form at isa-spec/spec/ops/alu/uimad_hi.toml:63).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uimad_hi.toml:63; form at isa-spec/spec/ops/alu/uimad_hi.toml:68).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800000000000000000002a6
@@ -76,7 +76,7 @@ impl OpUimadHi {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uimad_hi.toml:58; form at isa-spec/spec/ops/alu/uimad_hi.toml:63).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uimad_hi.toml:63; form at isa-spec/spec/ops/alu/uimad_hi.toml:68).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800000000000000000008a6
@@ -84,7 +84,7 @@ impl OpUimadHi {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uimad_hi.toml:58 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimad_hi.toml:63 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -106,7 +106,7 @@ impl OpUimadHi {
             ty,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_hi.toml:58; form at isa-spec/spec/ops/alu/uimad_hi.toml:63).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_hi.toml:63; form at isa-spec/spec/ops/alu/uimad_hi.toml:68).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -116,7 +116,7 @@ impl OpUimadHi {
         let raw = w & 0x1fff7f1f100ffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_hi.toml:58; form at isa-spec/spec/ops/alu/uimad_hi.toml:63).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_hi.toml:63; form at isa-spec/spec/ops/alu/uimad_hi.toml:68).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -126,7 +126,7 @@ impl OpUimadHi {
         let raw = w & 0x1fff7f1f1000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UIMAD.HI` (isa-spec/spec/ops/alu/uimad_hi.toml:39); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UIMAD.HI` (isa-spec/spec/ops/alu/uimad_hi.toml:44); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIMAD", "HI"]])?;
         let mut cur = 0usize;
@@ -182,6 +182,7 @@ impl OpUimadHi {
 }
 impl MemOp for OpUimadHi {}
 impl FlowOp for OpUimadHi {}
+/// Spec: isa-spec/spec/ops/alu/uimad_hi.toml:39.
 impl SchedOp for OpUimadHi {}
 /// Spec: isa-spec/spec/ops/alu/uimad_hi.toml:8.
 impl Encode for OpUimadHi {
@@ -194,7 +195,7 @@ impl Forms for OpUimadHi {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/uimad_hi.toml:39.
+    /// Spec: isa-spec/spec/ops/alu/uimad_hi.toml:44.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -54,7 +54,7 @@ impl OpUimadWide {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/uimad_wide.toml:65 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimad_wide.toml:68 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -98,7 +98,7 @@ impl OpUimadWide {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad_wide.toml:65; form at isa-spec/spec/ops/alu/uimad_wide.toml:71).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad_wide.toml:68; form at isa-spec/spec/ops/alu/uimad_wide.toml:74).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800000000000000000002a5
@@ -106,7 +106,7 @@ impl OpUimadWide {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad_wide.toml:65; form at isa-spec/spec/ops/alu/uimad_wide.toml:71).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad_wide.toml:68; form at isa-spec/spec/ops/alu/uimad_wide.toml:74).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800000000000000000008a5
@@ -114,7 +114,7 @@ impl OpUimadWide {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uimad_wide.toml:86 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimad_wide.toml:89 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -158,7 +158,7 @@ impl OpUimadWide {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide.toml:86; form at isa-spec/spec/ops/alu/uimad_wide.toml:71).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide.toml:89; form at isa-spec/spec/ops/alu/uimad_wide.toml:74).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800000000000000000002a5
@@ -166,7 +166,7 @@ impl OpUimadWide {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide.toml:86; form at isa-spec/spec/ops/alu/uimad_wide.toml:71).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide.toml:89; form at isa-spec/spec/ops/alu/uimad_wide.toml:74).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800000000000000000008a5
@@ -174,7 +174,7 @@ impl OpUimadWide {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uimad_wide.toml:65 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimad_wide.toml:68 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -196,7 +196,7 @@ impl OpUimadWide {
             ty,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:65; form at isa-spec/spec/ops/alu/uimad_wide.toml:71).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:68; form at isa-spec/spec/ops/alu/uimad_wide.toml:74).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -206,7 +206,7 @@ impl OpUimadWide {
         let raw = w & 0x1fff7f1f1c0ffffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:65; form at isa-spec/spec/ops/alu/uimad_wide.toml:71).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:68; form at isa-spec/spec/ops/alu/uimad_wide.toml:74).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -216,7 +216,7 @@ impl OpUimadWide {
         let raw = w & 0x1fff7f1f1c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uimad_wide.toml:86 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimad_wide.toml:89 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -238,7 +238,7 @@ impl OpUimadWide {
             ty,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:86; form at isa-spec/spec/ops/alu/uimad_wide.toml:71).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:89; form at isa-spec/spec/ops/alu/uimad_wide.toml:74).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -248,7 +248,7 @@ impl OpUimadWide {
         let raw = w & 0x1fff7f1f100ffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:86; form at isa-spec/spec/ops/alu/uimad_wide.toml:71).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:89; form at isa-spec/spec/ops/alu/uimad_wide.toml:74).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -258,7 +258,7 @@ impl OpUimadWide {
         let raw = w & 0x1fff7f1f1000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UIMAD.WIDE` (isa-spec/spec/ops/alu/uimad_wide.toml:46); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UIMAD.WIDE` (isa-spec/spec/ops/alu/uimad_wide.toml:49); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIMAD", "WIDE"]])?;
         let mut cur = 0usize;
@@ -338,7 +338,7 @@ impl Forms for OpUimadWide {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/uimad_wide.toml:46.
+    /// Spec: isa-spec/spec/ops/alu/uimad_wide.toml:49.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -73,7 +73,7 @@ impl OpUimadWideX {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/uimad_wide_x.toml:67 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimad_wide_x.toml:72 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -121,7 +121,7 @@ impl OpUimadWideX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad_wide_x.toml:67; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:73).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad_wide_x.toml:72; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:78).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800040000000000000002a5
@@ -129,7 +129,7 @@ impl OpUimadWideX {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad_wide_x.toml:67; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:73).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad_wide_x.toml:72; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:78).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800040000000000000008a5
@@ -137,7 +137,7 @@ impl OpUimadWideX {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uimad_wide_x.toml:90 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimad_wide_x.toml:95 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -185,7 +185,7 @@ impl OpUimadWideX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide_x.toml:90; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:73).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide_x.toml:95; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:78).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800040000000000000002a5
@@ -193,7 +193,7 @@ impl OpUimadWideX {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide_x.toml:90; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:73).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide_x.toml:95; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:78).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x800040000000000000008a5
@@ -201,7 +201,7 @@ impl OpUimadWideX {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uimad_wide_x.toml:67 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimad_wide_x.toml:72 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -228,7 +228,7 @@ impl OpUimadWideX {
             x,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_wide_x.toml:67; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:73).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_wide_x.toml:72; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:78).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -238,7 +238,7 @@ impl OpUimadWideX {
         let raw = w & 0x1fff071f1c0ffffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_wide_x.toml:67; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:73).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_wide_x.toml:72; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:78).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -248,7 +248,7 @@ impl OpUimadWideX {
         let raw = w & 0x1fff071f1c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uimad_wide_x.toml:90 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimad_wide_x.toml:95 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -275,7 +275,7 @@ impl OpUimadWideX {
             x,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_wide_x.toml:90; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:73).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_wide_x.toml:95; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:78).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -285,7 +285,7 @@ impl OpUimadWideX {
         let raw = w & 0x1fff071f100ffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_wide_x.toml:90; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:73).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_wide_x.toml:95; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:78).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -295,7 +295,7 @@ impl OpUimadWideX {
         let raw = w & 0x1fff071f1000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UIMAD.WIDE` (isa-spec/spec/ops/alu/uimad_wide_x.toml:49); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UIMAD.WIDE` (isa-spec/spec/ops/alu/uimad_wide_x.toml:54); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIMAD", "WIDE"]])?;
         let mut cur = 0usize;
@@ -349,6 +349,7 @@ impl OpUimadWideX {
 }
 impl MemOp for OpUimadWideX {}
 impl FlowOp for OpUimadWideX {}
+/// Spec: isa-spec/spec/ops/alu/uimad_wide_x.toml:49.
 impl SchedOp for OpUimadWideX {}
 /// Spec: isa-spec/spec/ops/alu/uimad_wide_x.toml:8.
 impl Encode for OpUimadWideX {
@@ -364,7 +365,7 @@ impl Forms for OpUimadWideX {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/uimad_wide_x.toml:49.
+    /// Spec: isa-spec/spec/ops/alu/uimad_wide_x.toml:54.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -80,7 +80,7 @@ impl OpUimadx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/uimadx.toml:55 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimadx.toml:60 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -98,7 +98,7 @@ impl OpUimadx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:61).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimadx.toml:60; form at isa-spec/spec/ops/alu/uimadx.toml:66).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -109,7 +109,7 @@ impl OpUimadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:61).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimadx.toml:60; form at isa-spec/spec/ops/alu/uimadx.toml:66).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -120,7 +120,7 @@ impl OpUimadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:61).
+    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimadx.toml:60; form at isa-spec/spec/ops/alu/uimadx.toml:66).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -130,7 +130,7 @@ impl OpUimadx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uimadx.toml:80 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimadx.toml:85 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -148,7 +148,7 @@ impl OpUimadx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:80; form at isa-spec/spec/ops/alu/uimadx.toml:61).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:85; form at isa-spec/spec/ops/alu/uimadx.toml:66).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -159,7 +159,7 @@ impl OpUimadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:80; form at isa-spec/spec/ops/alu/uimadx.toml:61).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:85; form at isa-spec/spec/ops/alu/uimadx.toml:66).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -170,7 +170,7 @@ impl OpUimadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:80; form at isa-spec/spec/ops/alu/uimadx.toml:61).
+    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:85; form at isa-spec/spec/ops/alu/uimadx.toml:66).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -180,7 +180,7 @@ impl OpUimadx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uimadx.toml:55 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimadx.toml:60 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -203,7 +203,7 @@ impl OpUimadx {
             x,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:61).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:60; form at isa-spec/spec/ops/alu/uimadx.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -215,7 +215,7 @@ impl OpUimadx {
         let raw = w & 0x1fff07ff1c0ffffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:61).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:60; form at isa-spec/spec/ops/alu/uimadx.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -227,7 +227,7 @@ impl OpUimadx {
         let raw = w & 0x1fff07ff1c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:61).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uimadx.toml:60; form at isa-spec/spec/ops/alu/uimadx.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -238,7 +238,7 @@ impl OpUimadx {
         let raw = w & 0x1fff07ff9c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uimadx.toml:80 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimadx.toml:85 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -261,7 +261,7 @@ impl OpUimadx {
             x,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:80; form at isa-spec/spec/ops/alu/uimadx.toml:61).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:85; form at isa-spec/spec/ops/alu/uimadx.toml:66).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -273,7 +273,7 @@ impl OpUimadx {
         let raw = w & 0x1fff07ff100ffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:80; form at isa-spec/spec/ops/alu/uimadx.toml:61).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:85; form at isa-spec/spec/ops/alu/uimadx.toml:66).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -285,7 +285,7 @@ impl OpUimadx {
         let raw = w & 0x1fff07ff1000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uimadx.toml:80; form at isa-spec/spec/ops/alu/uimadx.toml:61).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uimadx.toml:85; form at isa-spec/spec/ops/alu/uimadx.toml:66).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -296,7 +296,7 @@ impl OpUimadx {
         let raw = w & 0x1fff07ff9000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UIMAD` (isa-spec/spec/ops/alu/uimadx.toml:42); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UIMAD` (isa-spec/spec/ops/alu/uimadx.toml:47); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIMAD"]])?;
         let mut cur = 0usize;
@@ -341,6 +341,7 @@ impl OpUimadx {
 }
 impl MemOp for OpUimadx {}
 impl FlowOp for OpUimadx {}
+/// Spec: isa-spec/spec/ops/alu/uimadx.toml:42.
 impl SchedOp for OpUimadx {}
 /// Spec: isa-spec/spec/ops/alu/uimadx.toml:7.
 impl Encode for OpUimadx {
@@ -359,7 +360,7 @@ impl Forms for OpUimadx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/uimadx.toml:42.
+    /// Spec: isa-spec/spec/ops/alu/uimadx.toml:47.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -51,7 +51,7 @@ impl OpUlea {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea.toml:63; form at isa-spec/spec/ops/alu/ulea.toml:63).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea.toml:66; form at isa-spec/spec/ops/alu/ulea.toml:66).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -69,7 +69,7 @@ impl OpUlea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea.toml:93; form at isa-spec/spec/ops/alu/ulea.toml:93).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea.toml:96; form at isa-spec/spec/ops/alu/ulea.toml:96).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -86,7 +86,7 @@ impl OpUlea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea.toml:101; form at isa-spec/spec/ops/alu/ulea.toml:101).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea.toml:104; form at isa-spec/spec/ops/alu/ulea.toml:104).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -104,7 +104,7 @@ impl OpUlea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea.toml:113; form at isa-spec/spec/ops/alu/ulea.toml:113).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea.toml:116; form at isa-spec/spec/ops/alu/ulea.toml:116).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -121,7 +121,7 @@ impl OpUlea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:63; form at isa-spec/spec/ops/alu/ulea.toml:63).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:66; form at isa-spec/spec/ops/alu/ulea.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -136,7 +136,7 @@ impl OpUlea {
         let raw = w & 0x1fff7f000ff7fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:93; form at isa-spec/spec/ops/alu/ulea.toml:93).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:96; form at isa-spec/spec/ops/alu/ulea.toml:96).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -150,7 +150,7 @@ impl OpUlea {
         let raw = w & 0x1fff7f000ff00000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:101; form at isa-spec/spec/ops/alu/ulea.toml:101).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:104; form at isa-spec/spec/ops/alu/ulea.toml:104).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -165,7 +165,7 @@ impl OpUlea {
         let raw = w & 0x1fff7f000ff7fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:113; form at isa-spec/spec/ops/alu/ulea.toml:113).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:116; form at isa-spec/spec/ops/alu/ulea.toml:116).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -179,7 +179,7 @@ impl OpUlea {
         let raw = w & 0x1fff7f000ff0000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `ULEA` (isa-spec/spec/ops/alu/ulea.toml:45); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ULEA` (isa-spec/spec/ops/alu/ulea.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ULEA"]])?;
         if !rest.is_empty() {
@@ -254,7 +254,7 @@ impl Forms for OpUlea {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/ulea.toml:45.
+    /// Spec: isa-spec/spec/ops/alu/ulea.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -58,7 +58,7 @@ impl OpUleaHi {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/ulea_hi.toml:66 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ulea_hi.toml:71 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -73,7 +73,7 @@ impl OpUleaHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi.toml:71; form at isa-spec/spec/ops/alu/ulea_hi.toml:78).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpUleaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi.toml:71; form at isa-spec/spec/ops/alu/ulea_hi.toml:78).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -96,7 +96,7 @@ impl OpUleaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
+    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi.toml:71; form at isa-spec/spec/ops/alu/ulea_hi.toml:78).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -113,7 +113,7 @@ impl OpUleaHi {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/ulea_hi.toml:90 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ulea_hi.toml:95 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -128,7 +128,7 @@ impl OpUleaHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:90; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:95; form at isa-spec/spec/ops/alu/ulea_hi.toml:78).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -140,7 +140,7 @@ impl OpUleaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:90; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:95; form at isa-spec/spec/ops/alu/ulea_hi.toml:78).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -151,7 +151,7 @@ impl OpUleaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:90; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
+    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:95; form at isa-spec/spec/ops/alu/ulea_hi.toml:78).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -162,7 +162,7 @@ impl OpUleaHi {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ulea_hi.toml:66 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ulea_hi.toml:71 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -179,7 +179,7 @@ impl OpUleaHi {
             shift,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:71; form at isa-spec/spec/ops/alu/ulea_hi.toml:78).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -192,7 +192,7 @@ impl OpUleaHi {
         let raw = w & 0x1fff7f000c07fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:71; form at isa-spec/spec/ops/alu/ulea_hi.toml:78).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -204,7 +204,7 @@ impl OpUleaHi {
         let raw = w & 0x1fff7f000c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:71; form at isa-spec/spec/ops/alu/ulea_hi.toml:78).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -216,7 +216,7 @@ impl OpUleaHi {
         let raw = w & 0x1fff7f002c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ulea_hi.toml:90 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ulea_hi.toml:95 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -233,7 +233,7 @@ impl OpUleaHi {
             shift,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:90; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:95; form at isa-spec/spec/ops/alu/ulea_hi.toml:78).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -246,7 +246,7 @@ impl OpUleaHi {
         let raw = w & 0x1fff7f000007fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:90; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:95; form at isa-spec/spec/ops/alu/ulea_hi.toml:78).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -258,7 +258,7 @@ impl OpUleaHi {
         let raw = w & 0x1fff7f000000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:90; form at isa-spec/spec/ops/alu/ulea_hi.toml:73).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:95; form at isa-spec/spec/ops/alu/ulea_hi.toml:78).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -270,7 +270,7 @@ impl OpUleaHi {
         let raw = w & 0x1fff7f002000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `ULEA.HI` (isa-spec/spec/ops/alu/ulea_hi.toml:48); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ULEA.HI` (isa-spec/spec/ops/alu/ulea_hi.toml:53); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ULEA", "HI"]])?;
         let mut cur = 0usize;
@@ -335,6 +335,7 @@ impl OpUleaHi {
 }
 impl MemOp for OpUleaHi {}
 impl FlowOp for OpUleaHi {}
+/// Spec: isa-spec/spec/ops/alu/ulea_hi.toml:48.
 impl SchedOp for OpUleaHi {}
 /// Spec: isa-spec/spec/ops/alu/ulea_hi.toml:10.
 impl Encode for OpUleaHi {
@@ -353,7 +354,7 @@ impl Forms for OpUleaHi {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/ulea_hi.toml:48.
+    /// Spec: isa-spec/spec/ops/alu/ulea_hi.toml:53.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -85,7 +85,7 @@ impl OpUleaHiX {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/ulea_hi_x.toml:69 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ulea_hi_x.toml:74 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -103,7 +103,7 @@ impl OpUleaHiX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi_x.toml:74; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:81).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -115,7 +115,7 @@ impl OpUleaHiX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi_x.toml:74; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:81).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -126,7 +126,7 @@ impl OpUleaHiX {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
+    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi_x.toml:74; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:81).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -143,7 +143,7 @@ impl OpUleaHiX {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/ulea_hi_x.toml:96 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ulea_hi_x.toml:101 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -161,7 +161,7 @@ impl OpUleaHiX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:96; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:101; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:81).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -173,7 +173,7 @@ impl OpUleaHiX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:96; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:101; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:81).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -184,7 +184,7 @@ impl OpUleaHiX {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:96; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
+    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:101; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:81).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -195,7 +195,7 @@ impl OpUleaHiX {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ulea_hi_x.toml:69 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ulea_hi_x.toml:74 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -215,7 +215,7 @@ impl OpUleaHiX {
             shift,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:74; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:81).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -228,7 +228,7 @@ impl OpUleaHiX {
         let raw = w & 0x1fff07000c07fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:74; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:81).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -240,7 +240,7 @@ impl OpUleaHiX {
         let raw = w & 0x1fff07000c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:74; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:81).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -252,7 +252,7 @@ impl OpUleaHiX {
         let raw = w & 0x1fff07002c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ulea_hi_x.toml:96 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ulea_hi_x.toml:101 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -272,7 +272,7 @@ impl OpUleaHiX {
             shift,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:96; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:101; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:81).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -285,7 +285,7 @@ impl OpUleaHiX {
         let raw = w & 0x1fff07000007fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:96; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:101; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:81).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -297,7 +297,7 @@ impl OpUleaHiX {
         let raw = w & 0x1fff07000000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:96; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:76).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:101; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:81).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -309,7 +309,7 @@ impl OpUleaHiX {
         let raw = w & 0x1fff07002000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `ULEA.HI.X` (isa-spec/spec/ops/alu/ulea_hi_x.toml:54); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ULEA.HI.X` (isa-spec/spec/ops/alu/ulea_hi_x.toml:59); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ULEA", "HI", "X"]])?;
         let mut cur = 0usize;
@@ -373,6 +373,7 @@ impl OpUleaHiX {
 }
 impl MemOp for OpUleaHiX {}
 impl FlowOp for OpUleaHiX {}
+/// Spec: isa-spec/spec/ops/alu/ulea_hi_x.toml:54.
 impl SchedOp for OpUleaHiX {}
 /// Spec: isa-spec/spec/ops/alu/ulea_hi_x.toml:10.
 impl Encode for OpUleaHiX {
@@ -391,7 +392,7 @@ impl Forms for OpUleaHiX {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/ulea_hi_x.toml:54.
+    /// Spec: isa-spec/spec/ops/alu/ulea_hi_x.toml:59.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -54,7 +54,7 @@ impl OpUleaX {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_x.toml:59; form at isa-spec/spec/ops/alu/ulea_x.toml:59).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_x.toml:64; form at isa-spec/spec/ops/alu/ulea_x.toml:64).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -75,7 +75,7 @@ impl OpUleaX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_x.toml:90; form at isa-spec/spec/ops/alu/ulea_x.toml:90).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_x.toml:95; form at isa-spec/spec/ops/alu/ulea_x.toml:95).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpUleaX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_x.toml:98; form at isa-spec/spec/ops/alu/ulea_x.toml:98).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_x.toml:103; form at isa-spec/spec/ops/alu/ulea_x.toml:103).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpUleaX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_x.toml:110; form at isa-spec/spec/ops/alu/ulea_x.toml:110).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_x.toml:115; form at isa-spec/spec/ops/alu/ulea_x.toml:115).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -136,7 +136,7 @@ impl OpUleaX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea_x.toml:59; form at isa-spec/spec/ops/alu/ulea_x.toml:59).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea_x.toml:64; form at isa-spec/spec/ops/alu/ulea_x.toml:64).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -153,7 +153,7 @@ impl OpUleaX {
         let raw = w & 0x1fff07000ff7fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea_x.toml:90; form at isa-spec/spec/ops/alu/ulea_x.toml:90).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea_x.toml:95; form at isa-spec/spec/ops/alu/ulea_x.toml:95).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -169,7 +169,7 @@ impl OpUleaX {
         let raw = w & 0x1fff07000ff00000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea_x.toml:98; form at isa-spec/spec/ops/alu/ulea_x.toml:98).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea_x.toml:103; form at isa-spec/spec/ops/alu/ulea_x.toml:103).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -186,7 +186,7 @@ impl OpUleaX {
         let raw = w & 0x1fff07000ff7fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea_x.toml:110; form at isa-spec/spec/ops/alu/ulea_x.toml:110).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea_x.toml:115; form at isa-spec/spec/ops/alu/ulea_x.toml:115).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -202,7 +202,7 @@ impl OpUleaX {
         let raw = w & 0x1fff07000ff0000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `ULEA.X` (isa-spec/spec/ops/alu/ulea_x.toml:43); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ULEA.X` (isa-spec/spec/ops/alu/ulea_x.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ULEA", "X"]])?;
         if !rest.is_empty() {
@@ -256,6 +256,7 @@ impl OpUleaX {
 }
 impl MemOp for OpUleaX {}
 impl FlowOp for OpUleaX {}
+/// Spec: isa-spec/spec/ops/alu/ulea_x.toml:43.
 impl SchedOp for OpUleaX {}
 /// Spec: isa-spec/spec/ops/alu/ulea_x.toml:10.
 impl Encode for OpUleaX {
@@ -271,7 +272,7 @@ impl Forms for OpUleaX {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/ulea_x.toml:43.
+    /// Spec: isa-spec/spec/ops/alu/ulea_x.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

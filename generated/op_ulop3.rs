@@ -73,7 +73,7 @@ impl OpUlop3 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/ulop3.toml:69 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ulop3.toml:72 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -94,7 +94,7 @@ impl OpUlop3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulop3.toml:69; form at isa-spec/spec/ops/alu/ulop3.toml:75).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulop3.toml:72; form at isa-spec/spec/ops/alu/ulop3.toml:78).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000292
@@ -102,7 +102,7 @@ impl OpUlop3 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulop3.toml:69; form at isa-spec/spec/ops/alu/ulop3.toml:75).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulop3.toml:72; form at isa-spec/spec/ops/alu/ulop3.toml:78).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000892
@@ -110,7 +110,7 @@ impl OpUlop3 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/ulop3.toml:89 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ulop3.toml:92 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -131,7 +131,7 @@ impl OpUlop3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulop3.toml:89; form at isa-spec/spec/ops/alu/ulop3.toml:75).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulop3.toml:92; form at isa-spec/spec/ops/alu/ulop3.toml:78).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000292
@@ -139,7 +139,7 @@ impl OpUlop3 {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulop3.toml:89; form at isa-spec/spec/ops/alu/ulop3.toml:75).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulop3.toml:92; form at isa-spec/spec/ops/alu/ulop3.toml:78).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000892
@@ -147,7 +147,7 @@ impl OpUlop3 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ulop3.toml:69 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ulop3.toml:72 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -169,7 +169,7 @@ impl OpUlop3 {
             pand,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulop3.toml:69; form at isa-spec/spec/ops/alu/ulop3.toml:75).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulop3.toml:72; form at isa-spec/spec/ops/alu/ulop3.toml:78).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -179,7 +179,7 @@ impl OpUlop3 {
         let raw = w & 0x1fff07000c0ffffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulop3.toml:69; form at isa-spec/spec/ops/alu/ulop3.toml:75).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulop3.toml:72; form at isa-spec/spec/ops/alu/ulop3.toml:78).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -189,7 +189,7 @@ impl OpUlop3 {
         let raw = w & 0x1fff07000c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ulop3.toml:89 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ulop3.toml:92 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -211,7 +211,7 @@ impl OpUlop3 {
             pand,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulop3.toml:89; form at isa-spec/spec/ops/alu/ulop3.toml:75).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulop3.toml:92; form at isa-spec/spec/ops/alu/ulop3.toml:78).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -221,7 +221,7 @@ impl OpUlop3 {
         let raw = w & 0x1fff0700000ffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulop3.toml:89; form at isa-spec/spec/ops/alu/ulop3.toml:75).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulop3.toml:92; form at isa-spec/spec/ops/alu/ulop3.toml:78).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -231,7 +231,7 @@ impl OpUlop3 {
         let raw = w & 0x1fff07000000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `ULOP3.LUT` (isa-spec/spec/ops/alu/ulop3.toml:56); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ULOP3.LUT` (isa-spec/spec/ops/alu/ulop3.toml:59); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ULOP3", "LUT"]])?;
         let mut cur = 0usize;
@@ -309,7 +309,7 @@ impl Forms for OpUlop3 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/ulop3.toml:56.
+    /// Spec: isa-spec/spec/ops/alu/ulop3.toml:59.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -40,7 +40,7 @@ impl OpUmov {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/umov.toml:36; form at isa-spec/spec/ops/move/umov.toml:36).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/umov.toml:39; form at isa-spec/spec/ops/move/umov.toml:39).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -52,7 +52,7 @@ impl OpUmov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/umov.toml:50; form at isa-spec/spec/ops/move/umov.toml:50).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/umov.toml:53; form at isa-spec/spec/ops/move/umov.toml:53).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -64,7 +64,7 @@ impl OpUmov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/umov.toml:57; form at isa-spec/spec/ops/move/umov.toml:57).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/umov.toml:60; form at isa-spec/spec/ops/move/umov.toml:60).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -77,7 +77,7 @@ impl OpUmov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/move/umov.toml:71; form at isa-spec/spec/ops/move/umov.toml:71).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/move/umov.toml:74; form at isa-spec/spec/ops/move/umov.toml:74).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -90,7 +90,7 @@ impl OpUmov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/move/umov.toml:82; form at isa-spec/spec/ops/move/umov.toml:82).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/move/umov.toml:85; form at isa-spec/spec/ops/move/umov.toml:85).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -103,7 +103,7 @@ impl OpUmov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov.toml:36; form at isa-spec/spec/ops/move/umov.toml:36).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov.toml:39; form at isa-spec/spec/ops/move/umov.toml:39).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -114,7 +114,7 @@ impl OpUmov {
         let raw = w & 0x1fff7ffffff00000000ffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov.toml:50; form at isa-spec/spec/ops/move/umov.toml:50).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov.toml:53; form at isa-spec/spec/ops/move/umov.toml:53).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -125,7 +125,7 @@ impl OpUmov {
         let raw = w & 0x1fff7ffffff00000000ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov.toml:57; form at isa-spec/spec/ops/move/umov.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov.toml:60; form at isa-spec/spec/ops/move/umov.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -136,7 +136,7 @@ impl OpUmov {
         let raw = w & 0x1fff7ffffffffffffc0ffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov.toml:71; form at isa-spec/spec/ops/move/umov.toml:71).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov.toml:74; form at isa-spec/spec/ops/move/umov.toml:74).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -147,7 +147,7 @@ impl OpUmov {
         let raw = w & 0x1fff7ffffffffffff00ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov.toml:82; form at isa-spec/spec/ops/move/umov.toml:82).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov.toml:85; form at isa-spec/spec/ops/move/umov.toml:85).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -158,7 +158,7 @@ impl OpUmov {
         let raw = w & 0x1fff7feffffffffff00ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UMOV` (isa-spec/spec/ops/move/umov.toml:29); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UMOV` (isa-spec/spec/ops/move/umov.toml:32); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UMOV"]])?;
         if !rest.is_empty() {
@@ -207,7 +207,7 @@ impl Forms for OpUmov {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/move/umov.toml:29.
+    /// Spec: isa-spec/spec/ops/move/umov.toml:32.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

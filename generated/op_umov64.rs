@@ -38,7 +38,7 @@ impl OpUmov64 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/move/umov64.toml:25; form at isa-spec/spec/ops/move/umov64.toml:25).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/move/umov64.toml:30; form at isa-spec/spec/ops/move/umov64.toml:30).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -77,7 +77,7 @@ impl OpUmov64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov64.toml:25; form at isa-spec/spec/ops/move/umov64.toml:25).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov64.toml:30; form at isa-spec/spec/ops/move/umov64.toml:30).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -88,7 +88,7 @@ impl OpUmov64 {
         let raw = w & 0x1fff7feffffffffff00ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UMOV.64` (isa-spec/spec/ops/move/umov64.toml:18); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UMOV.64` (isa-spec/spec/ops/move/umov64.toml:23); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UMOV", "64"]])?;
         if !rest.is_empty() {
@@ -114,6 +114,7 @@ impl OpUmov64 {
 }
 impl MemOp for OpUmov64 {}
 impl FlowOp for OpUmov64 {}
+/// Spec: isa-spec/spec/ops/move/umov64.toml:18.
 impl SchedOp for OpUmov64 {}
 /// Spec: isa-spec/spec/ops/move/umov64.toml:6.
 impl Encode for OpUmov64 {
@@ -126,7 +127,7 @@ impl Forms for OpUmov64 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/move/umov64.toml:18.
+    /// Spec: isa-spec/spec/ops/move/umov64.toml:23.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

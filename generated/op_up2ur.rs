@@ -48,7 +48,7 @@ impl OpUp2ur {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/up2ur.toml:52; form at isa-spec/spec/ops/move/up2ur.toml:52).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/up2ur.toml:55; form at isa-spec/spec/ops/move/up2ur.toml:55).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -65,7 +65,7 @@ impl OpUp2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/up2ur.toml:73; form at isa-spec/spec/ops/move/up2ur.toml:73).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/up2ur.toml:76; form at isa-spec/spec/ops/move/up2ur.toml:76).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -82,7 +82,7 @@ impl OpUp2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/up2ur.toml:83; form at isa-spec/spec/ops/move/up2ur.toml:83).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/up2ur.toml:86; form at isa-spec/spec/ops/move/up2ur.toml:86).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -99,7 +99,7 @@ impl OpUp2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/up2ur.toml:92; form at isa-spec/spec/ops/move/up2ur.toml:92).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/up2ur.toml:95; form at isa-spec/spec/ops/move/up2ur.toml:95).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpUp2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:52; form at isa-spec/spec/ops/move/up2ur.toml:52).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:55; form at isa-spec/spec/ops/move/up2ur.toml:55).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -130,7 +130,7 @@ impl OpUp2ur {
         let raw = w & 0x1fff7ffcfff00000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:73; form at isa-spec/spec/ops/move/up2ur.toml:73).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:76; form at isa-spec/spec/ops/move/up2ur.toml:76).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -144,7 +144,7 @@ impl OpUp2ur {
         let raw = w & 0x1fff7ffcfffffffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:83; form at isa-spec/spec/ops/move/up2ur.toml:83).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:86; form at isa-spec/spec/ops/move/up2ur.toml:86).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -158,7 +158,7 @@ impl OpUp2ur {
         let raw = w & 0x1fff7ffcfff0000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:92; form at isa-spec/spec/ops/move/up2ur.toml:92).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:95; form at isa-spec/spec/ops/move/up2ur.toml:95).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -172,7 +172,7 @@ impl OpUp2ur {
         let raw = w & 0x1fff7ffcfffffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UP2UR` (isa-spec/spec/ops/move/up2ur.toml:46); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UP2UR` (isa-spec/spec/ops/move/up2ur.toml:49); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UP2UR"]])?;
         let mut cur = 0usize;
@@ -236,7 +236,7 @@ impl Forms for OpUp2ur {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/move/up2ur.toml:46.
+    /// Spec: isa-spec/spec/ops/move/up2ur.toml:49.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -41,7 +41,7 @@ impl OpUpopc {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/upopc.toml:34 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/upopc.toml:37 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0;
@@ -51,7 +51,7 @@ impl OpUpopc {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/upopc.toml:34; form at isa-spec/spec/ops/alu/upopc.toml:39).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/upopc.toml:37; form at isa-spec/spec/ops/alu/upopc.toml:42).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -61,7 +61,7 @@ impl OpUpopc {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/upopc.toml:34; form at isa-spec/spec/ops/alu/upopc.toml:39).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/upopc.toml:37; form at isa-spec/spec/ops/alu/upopc.toml:42).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -70,7 +70,7 @@ impl OpUpopc {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/upopc.toml:52 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/upopc.toml:55 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0;
@@ -80,7 +80,7 @@ impl OpUpopc {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/upopc.toml:52; form at isa-spec/spec/ops/alu/upopc.toml:39).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/upopc.toml:55; form at isa-spec/spec/ops/alu/upopc.toml:42).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -90,7 +90,7 @@ impl OpUpopc {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/upopc.toml:52; form at isa-spec/spec/ops/alu/upopc.toml:39).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/upopc.toml:55; form at isa-spec/spec/ops/alu/upopc.toml:42).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -99,7 +99,7 @@ impl OpUpopc {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/upopc.toml:34; form at isa-spec/spec/ops/alu/upopc.toml:39).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/upopc.toml:37; form at isa-spec/spec/ops/alu/upopc.toml:42).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -111,7 +111,7 @@ impl OpUpopc {
         let raw = w & 0x1fff7ffffff7fffffc0ffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/upopc.toml:34; form at isa-spec/spec/ops/alu/upopc.toml:39).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/upopc.toml:37; form at isa-spec/spec/ops/alu/upopc.toml:42).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -122,7 +122,7 @@ impl OpUpopc {
         let raw = w & 0x1fff7ffffff00000000ffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/upopc.toml:52; form at isa-spec/spec/ops/alu/upopc.toml:39).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/upopc.toml:55; form at isa-spec/spec/ops/alu/upopc.toml:42).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -134,7 +134,7 @@ impl OpUpopc {
         let raw = w & 0x1fff7ffffff7fffff00ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/upopc.toml:52; form at isa-spec/spec/ops/alu/upopc.toml:39).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/upopc.toml:55; form at isa-spec/spec/ops/alu/upopc.toml:42).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -145,7 +145,7 @@ impl OpUpopc {
         let raw = w & 0x1fff7ffffff00000000ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UPOPC` (isa-spec/spec/ops/alu/upopc.toml:26); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UPOPC` (isa-spec/spec/ops/alu/upopc.toml:29); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UPOPC"]])?;
         if !rest.is_empty() {
@@ -197,7 +197,7 @@ impl Forms for OpUpopc {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/upopc.toml:26.
+    /// Spec: isa-spec/spec/ops/alu/upopc.toml:29.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;

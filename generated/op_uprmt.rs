@@ -47,7 +47,7 @@ impl OpUprmt {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/uprmt.toml:43 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uprmt.toml:46 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -62,7 +62,7 @@ impl OpUprmt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uprmt.toml:43; form at isa-spec/spec/ops/alu/uprmt.toml:49).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uprmt.toml:46; form at isa-spec/spec/ops/alu/uprmt.toml:52).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000296
@@ -70,7 +70,7 @@ impl OpUprmt {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uprmt.toml:43; form at isa-spec/spec/ops/alu/uprmt.toml:49).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uprmt.toml:46; form at isa-spec/spec/ops/alu/uprmt.toml:52).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000896
@@ -78,7 +78,7 @@ impl OpUprmt {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/uprmt.toml:59 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uprmt.toml:62 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -93,7 +93,7 @@ impl OpUprmt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uprmt.toml:59; form at isa-spec/spec/ops/alu/uprmt.toml:49).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uprmt.toml:62; form at isa-spec/spec/ops/alu/uprmt.toml:52).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000296
@@ -101,7 +101,7 @@ impl OpUprmt {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uprmt.toml:59; form at isa-spec/spec/ops/alu/uprmt.toml:49).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uprmt.toml:62; form at isa-spec/spec/ops/alu/uprmt.toml:52).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000896
@@ -109,7 +109,7 @@ impl OpUprmt {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uprmt.toml:43 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uprmt.toml:46 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -117,7 +117,7 @@ impl OpUprmt {
         let c = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 6), 63)?);
         Some(Self { d, a, b: Src::RZ, c })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:43; form at isa-spec/spec/ops/alu/uprmt.toml:49).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:46; form at isa-spec/spec/ops/alu/uprmt.toml:52).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -127,7 +127,7 @@ impl OpUprmt {
         let raw = w & 0x1fff7fffec0ffffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:43; form at isa-spec/spec/ops/alu/uprmt.toml:49).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:46; form at isa-spec/spec/ops/alu/uprmt.toml:52).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -137,7 +137,7 @@ impl OpUprmt {
         let raw = w & 0x1fff7fffec000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/uprmt.toml:59 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uprmt.toml:62 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -145,7 +145,7 @@ impl OpUprmt {
         let c = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 255)?);
         Some(Self { d, a, b: Src::RZ, c })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:59; form at isa-spec/spec/ops/alu/uprmt.toml:49).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:62; form at isa-spec/spec/ops/alu/uprmt.toml:52).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -155,7 +155,7 @@ impl OpUprmt {
         let raw = w & 0x1fff7fffe00ffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:59; form at isa-spec/spec/ops/alu/uprmt.toml:49).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:62; form at isa-spec/spec/ops/alu/uprmt.toml:52).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -165,7 +165,7 @@ impl OpUprmt {
         let raw = w & 0x1fff7fffe000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UPRMT` (isa-spec/spec/ops/alu/uprmt.toml:35); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UPRMT` (isa-spec/spec/ops/alu/uprmt.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UPRMT"]])?;
         if !rest.is_empty() {
@@ -219,7 +219,7 @@ impl Forms for OpUprmt {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/uprmt.toml:35.
+    /// Spec: isa-spec/spec/ops/alu/uprmt.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

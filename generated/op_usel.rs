@@ -47,7 +47,7 @@ impl OpUsel {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/usel.toml:45 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/usel.toml:48 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -63,7 +63,7 @@ impl OpUsel {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/usel.toml:45; form at isa-spec/spec/ops/alu/usel.toml:51).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/usel.toml:48; form at isa-spec/spec/ops/alu/usel.toml:54).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000287
@@ -71,7 +71,7 @@ impl OpUsel {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/usel.toml:45; form at isa-spec/spec/ops/alu/usel.toml:51).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/usel.toml:48; form at isa-spec/spec/ops/alu/usel.toml:54).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000887
@@ -79,7 +79,7 @@ impl OpUsel {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/usel.toml:62 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/usel.toml:65 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpUsel {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/usel.toml:62; form at isa-spec/spec/ops/alu/usel.toml:51).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/usel.toml:65; form at isa-spec/spec/ops/alu/usel.toml:54).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000287
@@ -103,7 +103,7 @@ impl OpUsel {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/usel.toml:62; form at isa-spec/spec/ops/alu/usel.toml:51).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/usel.toml:65; form at isa-spec/spec/ops/alu/usel.toml:54).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000887
@@ -111,7 +111,7 @@ impl OpUsel {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/usel.toml:45 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/usel.toml:48 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -120,7 +120,7 @@ impl OpUsel {
             .with_not(bit(w, 90));
         Some(Self { d, a, b: Src::RZ, cond })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/usel.toml:45; form at isa-spec/spec/ops/alu/usel.toml:51).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/usel.toml:48; form at isa-spec/spec/ops/alu/usel.toml:54).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -130,7 +130,7 @@ impl OpUsel {
         let raw = w & 0x1fff07fffffffffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/usel.toml:45; form at isa-spec/spec/ops/alu/usel.toml:51).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/usel.toml:48; form at isa-spec/spec/ops/alu/usel.toml:54).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -140,7 +140,7 @@ impl OpUsel {
         let raw = w & 0x1fff07fffff00000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/usel.toml:62 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/usel.toml:65 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -149,7 +149,7 @@ impl OpUsel {
             .with_not(bit(w, 90));
         Some(Self { d, a, b: Src::RZ, cond })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/usel.toml:62; form at isa-spec/spec/ops/alu/usel.toml:51).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/usel.toml:65; form at isa-spec/spec/ops/alu/usel.toml:54).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -159,7 +159,7 @@ impl OpUsel {
         let raw = w & 0x1fff07fffffffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/usel.toml:62; form at isa-spec/spec/ops/alu/usel.toml:51).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/usel.toml:65; form at isa-spec/spec/ops/alu/usel.toml:54).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -169,7 +169,7 @@ impl OpUsel {
         let raw = w & 0x1fff07fffff0000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `USEL` (isa-spec/spec/ops/alu/usel.toml:34); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `USEL` (isa-spec/spec/ops/alu/usel.toml:37); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["USEL"]])?;
         if !rest.is_empty() {
@@ -222,7 +222,7 @@ impl Forms for OpUsel {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/usel.toml:34.
+    /// Spec: isa-spec/spec/ops/alu/usel.toml:37.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -48,7 +48,7 @@ impl OpUsgxt {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/usgxt.toml:55 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/usgxt.toml:58 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -63,7 +63,7 @@ impl OpUsgxt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/usgxt.toml:55; form at isa-spec/spec/ops/alu/usgxt.toml:60).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/usgxt.toml:58; form at isa-spec/spec/ops/alu/usgxt.toml:63).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000029a
@@ -71,7 +71,7 @@ impl OpUsgxt {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/usgxt.toml:55; form at isa-spec/spec/ops/alu/usgxt.toml:60).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/usgxt.toml:58; form at isa-spec/spec/ops/alu/usgxt.toml:63).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000089a
@@ -79,7 +79,7 @@ impl OpUsgxt {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/usgxt.toml:76 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/usgxt.toml:79 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -94,7 +94,7 @@ impl OpUsgxt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/usgxt.toml:76; form at isa-spec/spec/ops/alu/usgxt.toml:60).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/usgxt.toml:79; form at isa-spec/spec/ops/alu/usgxt.toml:63).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000029a
@@ -102,7 +102,7 @@ impl OpUsgxt {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/usgxt.toml:76; form at isa-spec/spec/ops/alu/usgxt.toml:60).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/usgxt.toml:79; form at isa-spec/spec/ops/alu/usgxt.toml:63).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8000000000000000000089a
@@ -110,7 +110,7 @@ impl OpUsgxt {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/usgxt.toml:55 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/usgxt.toml:58 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -123,7 +123,7 @@ impl OpUsgxt {
         };
         Some(Self { d, a, b: Src::RZ, wrap, ty })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/usgxt.toml:55; form at isa-spec/spec/ops/alu/usgxt.toml:60).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/usgxt.toml:58; form at isa-spec/spec/ops/alu/usgxt.toml:63).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -133,7 +133,7 @@ impl OpUsgxt {
         let raw = w & 0x1fff7fff5ffffffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/usgxt.toml:55; form at isa-spec/spec/ops/alu/usgxt.toml:60).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/usgxt.toml:58; form at isa-spec/spec/ops/alu/usgxt.toml:63).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -143,7 +143,7 @@ impl OpUsgxt {
         let raw = w & 0x1fff7fff5ff00000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/usgxt.toml:76 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/usgxt.toml:79 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -156,7 +156,7 @@ impl OpUsgxt {
         };
         Some(Self { d, a, b: Src::RZ, wrap, ty })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/usgxt.toml:76; form at isa-spec/spec/ops/alu/usgxt.toml:60).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/usgxt.toml:79; form at isa-spec/spec/ops/alu/usgxt.toml:63).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -166,7 +166,7 @@ impl OpUsgxt {
         let raw = w & 0x1fff7fff5ffffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/usgxt.toml:76; form at isa-spec/spec/ops/alu/usgxt.toml:60).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/usgxt.toml:79; form at isa-spec/spec/ops/alu/usgxt.toml:63).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -176,7 +176,7 @@ impl OpUsgxt {
         let raw = w & 0x1fff7fff5ff0000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `USGXT` (isa-spec/spec/ops/alu/usgxt.toml:40); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `USGXT` (isa-spec/spec/ops/alu/usgxt.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["USGXT"]])?;
         let mut cur = 0usize;
@@ -241,7 +241,7 @@ impl Forms for OpUsgxt {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/usgxt.toml:40.
+    /// Spec: isa-spec/spec/ops/alu/usgxt.toml:43.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -57,7 +57,7 @@ impl OpUshf {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/ushf.toml:60 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ushf.toml:63 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -75,7 +75,7 @@ impl OpUshf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ushf.toml:60; form at isa-spec/spec/ops/alu/ushf.toml:66).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ushf.toml:63; form at isa-spec/spec/ops/alu/ushf.toml:69).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000299
@@ -84,7 +84,7 @@ impl OpUshf {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ushf.toml:60; form at isa-spec/spec/ops/alu/ushf.toml:66).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ushf.toml:63; form at isa-spec/spec/ops/alu/ushf.toml:69).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000899
@@ -93,7 +93,7 @@ impl OpUshf {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ushf.toml:60; form at isa-spec/spec/ops/alu/ushf.toml:66).
+    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ushf.toml:63; form at isa-spec/spec/ops/alu/ushf.toml:69).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000499
@@ -102,7 +102,7 @@ impl OpUshf {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/ushf.toml:80 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ushf.toml:83 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -120,7 +120,7 @@ impl OpUshf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:80; form at isa-spec/spec/ops/alu/ushf.toml:66).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:83; form at isa-spec/spec/ops/alu/ushf.toml:69).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000299
@@ -129,7 +129,7 @@ impl OpUshf {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:80; form at isa-spec/spec/ops/alu/ushf.toml:66).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:83; form at isa-spec/spec/ops/alu/ushf.toml:69).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000899
@@ -138,7 +138,7 @@ impl OpUshf {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:80; form at isa-spec/spec/ops/alu/ushf.toml:66).
+    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:83; form at isa-spec/spec/ops/alu/ushf.toml:69).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000499
@@ -147,7 +147,7 @@ impl OpUshf {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ushf.toml:60 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ushf.toml:63 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -167,7 +167,7 @@ impl OpUshf {
             hi,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ushf.toml:60; form at isa-spec/spec/ops/alu/ushf.toml:66).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ushf.toml:63; form at isa-spec/spec/ops/alu/ushf.toml:69).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -178,7 +178,7 @@ impl OpUshf {
         let raw = w & 0x1fff7fee1c0ffffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ushf.toml:60; form at isa-spec/spec/ops/alu/ushf.toml:66).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ushf.toml:63; form at isa-spec/spec/ops/alu/ushf.toml:69).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -189,7 +189,7 @@ impl OpUshf {
         let raw = w & 0x1fff7fee1c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ushf.toml:60; form at isa-spec/spec/ops/alu/ushf.toml:66).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ushf.toml:63; form at isa-spec/spec/ops/alu/ushf.toml:69).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -200,7 +200,7 @@ impl OpUshf {
         let raw = w & 0x1fff7fee1c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ushf.toml:80 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ushf.toml:83 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -220,7 +220,7 @@ impl OpUshf {
             hi,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ushf.toml:80; form at isa-spec/spec/ops/alu/ushf.toml:66).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ushf.toml:83; form at isa-spec/spec/ops/alu/ushf.toml:69).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -231,7 +231,7 @@ impl OpUshf {
         let raw = w & 0x1fff7fee100ffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ushf.toml:80; form at isa-spec/spec/ops/alu/ushf.toml:66).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ushf.toml:83; form at isa-spec/spec/ops/alu/ushf.toml:69).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -242,7 +242,7 @@ impl OpUshf {
         let raw = w & 0x1fff7fee1000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ushf.toml:80; form at isa-spec/spec/ops/alu/ushf.toml:66).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ushf.toml:83; form at isa-spec/spec/ops/alu/ushf.toml:69).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -253,7 +253,7 @@ impl OpUshf {
         let raw = w & 0x1fff7fee1000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `USHF` (isa-spec/spec/ops/alu/ushf.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `USHF` (isa-spec/spec/ops/alu/ushf.toml:54); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["USHF"]])?;
         let mut cur = 0usize;
@@ -338,7 +338,7 @@ impl Forms for OpUshf {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/ushf.toml:51.
+    /// Spec: isa-spec/spec/ops/alu/ushf.toml:54.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -57,7 +57,7 @@ impl OpVabsdiff {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/vabsdiff.toml:67 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/vabsdiff.toml:72 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -70,7 +70,7 @@ impl OpVabsdiff {
         w |= dst_field(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:73).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/vabsdiff.toml:72; form at isa-spec/spec/ops/alu/vabsdiff.toml:78).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -86,7 +86,7 @@ impl OpVabsdiff {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:73).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/vabsdiff.toml:72; form at isa-spec/spec/ops/alu/vabsdiff.toml:78).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -102,7 +102,7 @@ impl OpVabsdiff {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:73).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/vabsdiff.toml:72; form at isa-spec/spec/ops/alu/vabsdiff.toml:78).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -117,7 +117,7 @@ impl OpVabsdiff {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:73).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/vabsdiff.toml:72; form at isa-spec/spec/ops/alu/vabsdiff.toml:78).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c14
@@ -126,7 +126,7 @@ impl OpVabsdiff {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:73).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/vabsdiff.toml:72; form at isa-spec/spec/ops/alu/vabsdiff.toml:78).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -142,7 +142,7 @@ impl OpVabsdiff {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:73).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/vabsdiff.toml:72; form at isa-spec/spec/ops/alu/vabsdiff.toml:78).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -157,7 +157,7 @@ impl OpVabsdiff {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:73).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/vabsdiff.toml:72; form at isa-spec/spec/ops/alu/vabsdiff.toml:78).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000e14
@@ -166,7 +166,7 @@ impl OpVabsdiff {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/vabsdiff.toml:67 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/vabsdiff.toml:72 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -186,7 +186,7 @@ impl OpVabsdiff {
             ty,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:73).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:72; form at isa-spec/spec/ops/alu/vabsdiff.toml:78).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -194,7 +194,7 @@ impl OpVabsdiff {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1fd00ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:73).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:72; form at isa-spec/spec/ops/alu/vabsdiff.toml:78).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -202,7 +202,7 @@ impl OpVabsdiff {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1fd000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:73).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:72; form at isa-spec/spec/ops/alu/vabsdiff.toml:78).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -210,7 +210,7 @@ impl OpVabsdiff {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1fd00f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:73).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:72; form at isa-spec/spec/ops/alu/vabsdiff.toml:78).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -218,7 +218,7 @@ impl OpVabsdiff {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1fd00ffffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:73).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:72; form at isa-spec/spec/ops/alu/vabsdiff.toml:78).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -226,7 +226,7 @@ impl OpVabsdiff {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1fd000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:73).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:72; form at isa-spec/spec/ops/alu/vabsdiff.toml:78).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -234,7 +234,7 @@ impl OpVabsdiff {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1fd00f80000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:73).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:72; form at isa-spec/spec/ops/alu/vabsdiff.toml:78).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -242,7 +242,7 @@ impl OpVabsdiff {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1fd00ffffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `VABSDIFF` (isa-spec/spec/ops/alu/vabsdiff.toml:42); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `VABSDIFF` (isa-spec/spec/ops/alu/vabsdiff.toml:47); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VABSDIFF"]])?;
         let mut cur = 0usize;
@@ -308,6 +308,7 @@ impl OpVabsdiff {
 }
 impl MemOp for OpVabsdiff {}
 impl FlowOp for OpVabsdiff {}
+/// Spec: isa-spec/spec/ops/alu/vabsdiff.toml:42.
 impl SchedOp for OpVabsdiff {}
 /// Spec: isa-spec/spec/ops/alu/vabsdiff.toml:5.
 impl Encode for OpVabsdiff {
@@ -326,7 +327,7 @@ impl Forms for OpVabsdiff {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/vabsdiff.toml:42.
+    /// Spec: isa-spec/spec/ops/alu/vabsdiff.toml:47.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

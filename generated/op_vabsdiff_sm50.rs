@@ -250,7 +250,7 @@ impl OpVabsdiffSm50 {
             _ => None,
         }
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:85; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:88).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:90; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:93).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -270,7 +270,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:110; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:113).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:115; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:118).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -290,7 +290,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:135; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:138).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:140; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:143).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -310,7 +310,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:158; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:161).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:163; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:166).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -330,7 +330,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:183; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:186).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:188; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:191).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -350,7 +350,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:208; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:211).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:213; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:216).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -370,7 +370,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:231; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:234).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:236; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:239).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -390,7 +390,7 @@ impl OpVabsdiffSm50 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 28;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:254; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:257).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:259; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:262).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -410,7 +410,7 @@ impl OpVabsdiffSm50 {
         w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES1, sm)? << 28;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:277; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:280).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:282; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:285).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -430,7 +430,7 @@ impl OpVabsdiffSm50 {
         w |= u128::from(self.sat) << 55;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:298; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:301).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:303; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:306).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -450,7 +450,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:321; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:324).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:326; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:329).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -470,7 +470,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:344; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:347).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:349; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:352).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -490,7 +490,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:367; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:370).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:372; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:375).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -510,7 +510,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:390; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:393).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:395; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:398).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -530,7 +530,7 @@ impl OpVabsdiffSm50 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 16u32, 0u32, false)? << 20;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:411; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:414).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:416; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:419).
     #[inline(always)]
     fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -550,7 +550,7 @@ impl OpVabsdiffSm50 {
         w |= imm_src_field(Self::NAME, "b", &self.b, 16u32, 0u32, true)? << 20;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:85; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:88).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:90; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:93).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -607,7 +607,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf80000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:110; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:113).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:115; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:118).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -662,7 +662,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf80000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:135; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:138).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:140; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:143).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -713,7 +713,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf80000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:158; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:161).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:163; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:166).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -768,7 +768,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf80000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:183; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:186).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:188; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:191).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -821,7 +821,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf80000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:208; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:211).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:213; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:216).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -870,7 +870,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf80000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:231; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:234).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:236; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:239).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -921,7 +921,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf80000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:254; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:257).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:259; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:262).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -970,7 +970,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf80000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:277; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:280).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:282; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:285).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1015,7 +1015,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf80000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:298; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:301).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:303; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:306).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1064,7 +1064,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:321; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:324).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:326; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:329).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1113,7 +1113,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:344; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:347).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:349; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:352).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1160,7 +1160,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:367; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:370).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:372; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:375).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1207,7 +1207,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:390; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:393).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:395; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:398).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1250,7 +1250,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:411; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:414).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:416; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:419).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1293,7 +1293,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `VABSDIFF` (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:68); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `VABSDIFF` (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:73); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VABSDIFF"]])?;
         let mut cur = 0usize;
@@ -1446,6 +1446,7 @@ impl OpVabsdiffSm50 {
 }
 impl MemOp for OpVabsdiffSm50 {}
 impl FlowOp for OpVabsdiffSm50 {}
+/// Spec: isa-spec/spec/ops/alu/vabsdiff_sm50.toml:68.
 impl SchedOp for OpVabsdiffSm50 {}
 /// Spec: isa-spec/spec/ops/alu/vabsdiff_sm50.toml:10.
 impl Encode for OpVabsdiffSm50 {
@@ -1467,7 +1468,7 @@ impl Forms for OpVabsdiffSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/vabsdiff_sm50.toml:68.
+    /// Spec: isa-spec/spec/ops/alu/vabsdiff_sm50.toml:73.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };

@@ -44,7 +44,7 @@ impl OpViaddTyped {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/viadd_typed.toml:57 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/viadd_typed.toml:62 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -56,7 +56,7 @@ impl OpViaddTyped {
         w |= u128::from(self.isat) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:62).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/viadd_typed.toml:62; form at isa-spec/spec/ops/alu/viadd_typed.toml:67).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -66,7 +66,7 @@ impl OpViaddTyped {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:62).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/viadd_typed.toml:62; form at isa-spec/spec/ops/alu/viadd_typed.toml:67).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -75,7 +75,7 @@ impl OpViaddTyped {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/viadd_typed.toml:57 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/viadd_typed.toml:62 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -85,7 +85,7 @@ impl OpViaddTyped {
         let isat: bool = bit(w, 80);
         Some(Self { d, a, b: Src::RZ, ty, isat })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:62).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/viadd_typed.toml:62; form at isa-spec/spec/ops/alu/viadd_typed.toml:67).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -93,14 +93,14 @@ impl OpViaddTyped {
             .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fef0ff7fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:62).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/viadd_typed.toml:62; form at isa-spec/spec/ops/alu/viadd_typed.toml:67).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fef0ff0000000000000000)))
     }
-    /// Parse one tokenized line of syntax `VIADD` (isa-spec/spec/ops/alu/viadd_typed.toml:36); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `VIADD` (isa-spec/spec/ops/alu/viadd_typed.toml:41); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VIADD"]])?;
         let mut cur = 0usize;
@@ -166,6 +166,7 @@ impl OpViaddTyped {
 }
 impl MemOp for OpViaddTyped {}
 impl FlowOp for OpViaddTyped {}
+/// Spec: isa-spec/spec/ops/alu/viadd_typed.toml:36.
 impl SchedOp for OpViaddTyped {}
 /// Spec: isa-spec/spec/ops/alu/viadd_typed.toml:8.
 impl Encode for OpViaddTyped {
@@ -178,7 +179,7 @@ impl Forms for OpViaddTyped {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/viadd_typed.toml:36.
+    /// Spec: isa-spec/spec/ops/alu/viadd_typed.toml:41.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

@@ -65,7 +65,7 @@ impl OpVimnmx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:94 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:97 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -82,7 +82,7 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x248 | (c.raw & 0x1fff001ecffffffff0000000000)
@@ -90,7 +90,7 @@ impl OpVimnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x848 | (c.raw & 0x1fff001ecff0000000000000000)
@@ -98,7 +98,7 @@ impl OpVimnmx {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rur` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c48
@@ -106,7 +106,7 @@ impl OpVimnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:104 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:107 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -123,7 +123,7 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:104; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rrr` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xe00000000000000000248
@@ -131,7 +131,7 @@ impl OpVimnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:104; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rir` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xe00000000000000000848
@@ -139,7 +139,7 @@ impl OpVimnmx {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:104; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xe00000000000000000a48
@@ -148,7 +148,7 @@ impl OpVimnmx {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:104; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rur` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80e00000000000000000c48
@@ -156,7 +156,7 @@ impl OpVimnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:116 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:119 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -173,7 +173,7 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:116; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:119; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x248 | (c.raw & 0x1fff07fe8ffffffff0000000000)
@@ -181,7 +181,7 @@ impl OpVimnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:116; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:119; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x848 | (c.raw & 0x1fff07fe8ff0000000000000000)
@@ -189,7 +189,7 @@ impl OpVimnmx {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:116; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:119; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000c48
@@ -197,7 +197,7 @@ impl OpVimnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:94 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:97 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -225,28 +225,28 @@ impl OpVimnmx {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff001ecffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff001ecff0000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:94; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff001ecffffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:104 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:107 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -274,35 +274,35 @@ impl OpVimnmx {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:104; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071ecffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:104; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071ecff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:104; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071ecfff80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:104; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071ecffffffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:116 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:119 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -332,21 +332,21 @@ impl OpVimnmx {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:116; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:119; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fe8ffffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:116; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:119; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fe8ff0000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:116; form at isa-spec/spec/ops/alu/vimnmx.toml:122).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:119; form at isa-spec/spec/ops/alu/vimnmx.toml:125).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -360,7 +360,7 @@ impl OpVimnmx {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `VIMNMX` (isa-spec/spec/ops/alu/vimnmx.toml:55).
+    /// Parse syntax `VIMNMX` (isa-spec/spec/ops/alu/vimnmx.toml:58).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VIMNMX"]])?;
         let mut cur = 0usize;
@@ -413,7 +413,7 @@ impl OpVimnmx {
             );
         parsed(op, line, ctrl, raw)
     }
-    /// Parse syntax `VIMNMX` (isa-spec/spec/ops/alu/vimnmx.toml:60).
+    /// Parse syntax `VIMNMX` (isa-spec/spec/ops/alu/vimnmx.toml:63).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VIMNMX"]])?;
         let mut cur = 0usize;
@@ -554,7 +554,7 @@ impl Forms for OpVimnmx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/vimnmx.toml:55.
+    /// Spec: isa-spec/spec/ops/alu/vimnmx.toml:58.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };

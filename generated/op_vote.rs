@@ -47,7 +47,7 @@ impl OpVote {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/vote.toml:51; form at isa-spec/spec/ops/alu/vote.toml:51).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/vote.toml:54; form at isa-spec/spec/ops/alu/vote.toml:54).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -67,7 +67,7 @@ impl OpVote {
         w |= u128::from(self.a.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vote.toml:68; form at isa-spec/spec/ops/alu/vote.toml:68).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vote.toml:71; form at isa-spec/spec/ops/alu/vote.toml:71).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -79,7 +79,7 @@ impl OpVote {
         w |= (self.mode.index() as u128) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/vote.toml:51; form at isa-spec/spec/ops/alu/vote.toml:51).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/vote.toml:54; form at isa-spec/spec/ops/alu/vote.toml:54).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -90,7 +90,7 @@ impl OpVote {
         let o = Self { d, pd, a, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff871fcffffffffffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/vote.toml:68; form at isa-spec/spec/ops/alu/vote.toml:68).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/vote.toml:71; form at isa-spec/spec/ops/alu/vote.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -101,7 +101,7 @@ impl OpVote {
         let o = Self { d, pd, a, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4187ffff0ff00)))
     }
-    /// Parse one tokenized line of syntax `VOTE` (isa-spec/spec/ops/alu/vote.toml:39); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `VOTE` (isa-spec/spec/ops/alu/vote.toml:42); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VOTE"]])?;
         let mut cur = 0usize;
@@ -163,7 +163,7 @@ impl Forms for OpVote {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/vote.toml:39.
+    /// Spec: isa-spec/spec/ops/alu/vote.toml:42.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -46,7 +46,7 @@ impl OpVoteu {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/voteu.toml:49; form at isa-spec/spec/ops/alu/voteu.toml:49).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/voteu.toml:52; form at isa-spec/spec/ops/alu/voteu.toml:52).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -58,7 +58,7 @@ impl OpVoteu {
         w |= u128::from(self.a.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/voteu.toml:66; form at isa-spec/spec/ops/alu/voteu.toml:66).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/voteu.toml:69; form at isa-spec/spec/ops/alu/voteu.toml:69).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -70,7 +70,7 @@ impl OpVoteu {
         w |= u128::from(self.a.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/voteu.toml:49; form at isa-spec/spec/ops/alu/voteu.toml:49).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/voteu.toml:52; form at isa-spec/spec/ops/alu/voteu.toml:52).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -81,7 +81,7 @@ impl OpVoteu {
         let o = Self { d, pd, a, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071fcffffffffffffc00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/voteu.toml:66; form at isa-spec/spec/ops/alu/voteu.toml:66).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/voteu.toml:69; form at isa-spec/spec/ops/alu/voteu.toml:69).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -92,7 +92,7 @@ impl OpVoteu {
         let o = Self { d, pd, a, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071fcffffffffffff000000)))
     }
-    /// Parse one tokenized line of syntax `VOTEU` (isa-spec/spec/ops/alu/voteu.toml:37); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `VOTEU` (isa-spec/spec/ops/alu/voteu.toml:40); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VOTEU"]])?;
         let mut cur = 0usize;
@@ -152,7 +152,7 @@ impl Forms for OpVoteu {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/voteu.toml:37.
+    /// Spec: isa-spec/spec/ops/alu/voteu.toml:40.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -93,7 +93,8 @@ codes! {
     S1301 Error "a bad `[memory]` table: unknown kind, operand or size, a size enum value without bytes";
     S1302 Error "a bad `low_bits` list: an unknown, predicate or float source";
     S1303 Error "a bad `[flow]` table: unknown kind, a target that is no `rel` or `abs` modifier (or missing on a branch), a `when` that is no predicate source or enum modifier";
-    S1304 Error "a bad `[sched]` table: `wait_barrier` that is no enum modifier, `wait_pending` that is no integer modifier, one without the other, an `early` entry that is no destination, or a `latency` SM list that names no SM of the op or one twice";
+    S1304 Error "a bad `[sched]` table: `wait_barrier` that is no enum modifier, `wait_pending` that is no integer modifier, one without the other, an `early` entry that is no destination, or a `latency`, `variable` or `unmeasured` SM list that names no SM of the op or one twice";
+    S1305 Error "an op with results under a write barrier whose `[sched]` names one of its SMs in none of `latency`, `variable` and `unmeasured`";
     S1103 Error "two values of one suffix modifier print the same text";
     S1104 Error "two ops print the same text on one SM (same mnemonic, suffixes their `legal` products admit, and operand tokens)";
     S1105 Error "an operand the text may leave out (`x?`, `x if m`) without a default, or adjacent optional operands whose text is ambiguous";

@@ -130,13 +130,93 @@ pub(crate) fn resolve_sched(cx: &mut Ctx, op: &Op, s: &S<SchedDef>) -> Option<Sc
     }
     let latency = latency_table(cx, op, &r.latency, &mut ok);
     let guard_latency = latency_table(cx, op, &r.guard_latency, &mut ok);
+    let mut stated: Vec<u32> = latency.iter().map(|&(sm, _)| sm).collect();
+    let variable = sm_list(cx, op, r.variable.as_ref(), &mut stated, &mut ok);
+    let unmeasured = sm_list(cx, op, r.unmeasured.as_ref(), &mut stated, &mut ok);
     ok.then(|| Sched {
         wait,
         early,
         latency,
         guard_latency,
+        variable,
+        unmeasured,
         loc: cx.loc(s),
     })
+}
+
+/// A `variable` or `unmeasured` SM list: SMs of the op, none `stated`
+/// already (by `latency` or the other list); adds them to `stated`.
+fn sm_list(
+    cx: &mut Ctx,
+    op: &Op,
+    v: Option<&S<String>>,
+    stated: &mut Vec<u32>,
+    ok: &mut bool,
+) -> Vec<u32> {
+    let Some(v) = v else { return Vec::new() };
+    match crate::resolve::parse_sms(v.get_ref(), &op.sms()) {
+        Ok(sms) if !sms.is_empty() => {
+            for sm in sms.iter().filter(|sm| stated.contains(sm)) {
+                cx.err(Code::S1304, v, format!("SM{sm} is stated already"));
+                *ok = false;
+            }
+            stated.extend(&sms);
+            let mut sms = sms;
+            sms.sort_unstable();
+            sms.dedup();
+            sms
+        }
+        Ok(_) => {
+            cx.err(
+                Code::S1304,
+                v,
+                format!("`{}` names no SM of the op", v.get_ref()),
+            );
+            *ok = false;
+            Vec::new()
+        }
+        Err(e) => {
+            cx.err(Code::S1304, v, e);
+            *ok = false;
+            Vec::new()
+        }
+    }
+}
+
+/// S1305: an op with results a write barrier may cover (destinations not
+/// `early`) states on every SM whether they take a fixed latency or land
+/// under the barrier, so the scheduler and the checker never guess.
+pub(crate) fn check_sched_complete(cx: &mut Ctx, op: &Op, file: &crate::schema::OpFile) {
+    let early = op.sched.as_ref().map_or(&[][..], |s| &s.early[..]);
+    if (0..op.dsts.len()).all(|i| early.contains(&i)) {
+        return;
+    }
+    let stated = |sm: u32| {
+        op.sched.as_ref().is_some_and(|s| {
+            s.variable.contains(&sm)
+                || s.unmeasured.contains(&sm)
+                || s.latency.iter().any(|(x, _)| *x == sm)
+        })
+    };
+    let missing: Vec<String> = op
+        .sms()
+        .into_iter()
+        .filter(|&sm| !stated(sm))
+        .map(|sm| sm.to_string())
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let msg = format!(
+        "SM{} {} no fixed `latency`, and {} not `variable` or `unmeasured`",
+        missing.join(", SM"),
+        if missing.len() == 1 { "has" } else { "have" },
+        if missing.len() == 1 { "is" } else { "are" }
+    );
+    match &file.sched {
+        Some(s) => cx.err(Code::S1305, s, msg),
+        None => cx.err(Code::S1305, &file.name, format!("no `[sched]`: {msg}")),
+    }
 }
 
 /// A `latency` or `guard_latency` table as (SM, cycles), sorted: each key

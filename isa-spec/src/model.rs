@@ -593,6 +593,11 @@ pub struct Sched {
     pub latency: Vec<(u32, u32)>,
     /// (SM, cycles): when a predicate result may guard a control op.
     pub guard_latency: Vec<(u32, u32)>,
+    /// SMs where the results land under the op's write barrier
+    /// (variable latency); sorted.
+    pub variable: Vec<u32>,
+    /// SMs where the spec does not know which (`unmeasured`); sorted.
+    pub unmeasured: Vec<u32>,
     pub loc: Loc,
 }
 

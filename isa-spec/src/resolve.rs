@@ -712,6 +712,9 @@ pub(crate) fn resolve_op(
         op.sched = crate::flow::resolve_sched(cx, &op, s);
         ok &= op.sched.is_some();
     }
+    if ok {
+        crate::flow::check_sched_complete(cx, &op, o);
+    }
     if !ok {
         crate::fold_lint::check_op_with(names.enums, &op, cx.report);
         return None;

@@ -381,6 +381,15 @@ pub struct SchedDef {
     /// may be read as the guard of a control op (a branch, an exit).
     #[serde(default)]
     pub guard_latency: BTreeMap<S<String>, S<u32>>,
+    /// SM list where the op's results (but the `early` ones) land at a
+    /// time no stall count covers: a reader waits on the op's write
+    /// barrier. With `latency`, every SM of an op with such results is
+    /// named once (S1305).
+    pub variable: Option<S<String>>,
+    /// SM list where no ptxas code in `tests/kernels` shows which: the
+    /// scheduler puts the results under a write barrier (as for
+    /// `variable`), and the hazard checker assumes no latency.
+    pub unmeasured: Option<S<String>>,
 }
 
 /// `[flow]`: where control goes after the op.

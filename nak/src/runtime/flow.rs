@@ -70,6 +70,9 @@ pub trait SchedOp {
     }
     /// Cycles after the op issues before an instruction that reads its
     /// sources at issue may read a result, where the spec states it.
+    /// None: the spec says the results are `variable` or `unmeasured` on
+    /// `sm` (the lint asks for one of the three), and a write barrier
+    /// covers them.
     fn latency(&self, _sm: u32) -> Option<u8> {
         None
     }
