@@ -277,7 +277,8 @@ fn overlaps(a: &Span, b: &Span) -> bool {
 
 /// Stretch stalls until every fixed-latency result is ready before each
 /// reader in the block (as a control op's predicate, its guard latency),
-/// and before the block ends unless it is overwritten first.
+/// lands before a later fixed-latency write of its registers does, and
+/// is ready before the block ends unless it is overwritten first.
 fn cover_latencies(facts: &mut [Facts]) {
     let n = facts.len();
     for i in 0..n {
@@ -288,6 +289,13 @@ fn cover_latencies(facts: &mut [Facts]) {
                 if facts[j].reads.iter().any(|r| overlaps(r, &span)) {
                     let need = if facts[j].control { guard } else { latency };
                     stretch(facts, i, j, need);
+                }
+                // A later fixed-latency write of the register lands after
+                // this one (a shorter latency issued too soon would land
+                // first and be overwritten).
+                let rewrite = facts[j].fixed.iter().find(|w| overlaps(&w.0, &span));
+                if let Some(&(_, later, _)) = rewrite {
+                    stretch(facts, i, j, (latency + 1).saturating_sub(later));
                 }
                 if !facts[j].guarded && facts[j].writes.iter().any(|w| overlaps(w, &span)) {
                     live_at_end = false;

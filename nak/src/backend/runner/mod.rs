@@ -6,8 +6,10 @@
 //! the generated decoder and computes each op with its generated `fold`
 //! (loads and stores through the spec's `[memory]` tables); a
 //! GPU runner would upload the same state around a real launch.
+//! [`TimedRunner`] runs the same way on a clock, results landing when the
+//! hardware would write them, so wrong control bits give wrong results.
 
-use crate::dis::stream::decode_stream;
+use crate::dis::stream::{Decoded, decode_stream};
 use crate::isa::Op;
 use crate::runtime::fold::Value;
 use crate::runtime::instr::{Common, ValueType};
@@ -15,6 +17,9 @@ use crate::runtime::mem::{MemAccess, MemKind, MemSpace};
 use crate::runtime::operand::{Reg, RegFile, Src, SrcKind};
 
 use std::fmt;
+
+mod timed;
+pub use timed::TimedRunner;
 
 pub const LANES: usize = 32;
 
@@ -175,21 +180,47 @@ impl WarpState {
     }
     /// Write a destination value.
     pub fn set_value(&mut self, lane: usize, r: Reg, ty: ValueType, v: Value) {
-        match v {
-            Value::Pred(p) => self.set_reg(lane, r, p as u32),
-            Value::U32(x) => {
-                self.set_reg(lane, r, x);
-                if ty.regs() == 2 {
-                    self.set_reg(lane, crate::backend::ir::comp_reg(r, 1), 0);
-                }
-            }
-            Value::U64(x) => {
-                self.set_reg(lane, r, x as u32);
-                if ty.regs() == 2 {
-                    self.set_reg(lane, crate::backend::ir::comp_reg(r, 1), (x >> 32) as u32);
-                }
-            }
+        let mut w = Vec::new();
+        value_writes(lane, r, ty, v, &mut w);
+        self.apply(&w);
+    }
+    /// Apply register writes in order.
+    pub fn apply(&mut self, writes: &[RegWrite]) {
+        for w in writes {
+            self.set_reg(w.lane, w.reg, w.value);
         }
+    }
+}
+
+/// One lane's write of one register: what an instruction leaves behind,
+/// kept apart from the state so a timed runner can land it later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegWrite {
+    pub lane: usize,
+    pub reg: Reg,
+    pub value: u32,
+}
+
+/// The register writes of destination value `v` of type `ty` at `r`: a
+/// 64-bit type writes the pair (a 32-bit value clears the high word).
+fn value_writes(lane: usize, r: Reg, ty: ValueType, v: Value, out: &mut Vec<RegWrite>) {
+    let hi = crate::backend::ir::comp_reg(r, 1);
+    let (lo, high) = match v {
+        Value::Pred(p) => (p as u32, None),
+        Value::U32(x) => (x, (ty.regs() == 2).then_some(0)),
+        Value::U64(x) => (x as u32, (ty.regs() == 2).then_some((x >> 32) as u32)),
+    };
+    out.push(RegWrite {
+        lane,
+        reg: r,
+        value: lo,
+    });
+    if let Some(h) = high {
+        out.push(RegWrite {
+            lane,
+            reg: hi,
+            value: h,
+        });
     }
 }
 
@@ -327,7 +358,7 @@ fn exec_control(
 
 /// An op with fold semantics: every lane's sources are read before any
 /// result is written (uniform registers are shared), then the spec's fold
-/// gives the results and carry.
+/// gives the results and carry, applied here.
 fn exec_folded(
     sm: u32,
     addr: u64,
@@ -335,6 +366,30 @@ fn exec_folded(
     lanes: &[usize],
     st: &mut WarpState,
 ) -> Result<(), RunError> {
+    let r = folded(sm, addr, op, lanes, st)?;
+    for &(l, c) in &r.cc {
+        st.cc[l] = c;
+    }
+    st.apply(&r.writes);
+    Ok(())
+}
+
+/// What an op with fold semantics computes from the state as it is: its
+/// register writes (of destination index `dst[i]` each) and carries.
+#[derive(Default)]
+pub(crate) struct Folded {
+    pub writes: Vec<RegWrite>,
+    pub dst: Vec<usize>,
+    pub cc: Vec<(usize, bool)>,
+}
+
+pub(crate) fn folded(
+    sm: u32,
+    addr: u64,
+    op: &Op,
+    lanes: &[usize],
+    st: &WarpState,
+) -> Result<Folded, RunError> {
     if !op.has_fold(sm) {
         return Err(err(
             addr,
@@ -348,7 +403,8 @@ fn exec_folded(
         return Err(err(addr, format!("illegal instruction on SM{sm}: {e}")));
     }
     let infos = op.src_info();
-    let mut results = Vec::with_capacity(lanes.len());
+    let dinfo = op.dst_info();
+    let mut r = Folded::default();
     for &l in lanes {
         let vals = infos
             .iter()
@@ -359,20 +415,18 @@ fn exec_folded(
         let (out, carry) = op
             .fold_cc(sm, &vals, Some(st.cc[l]))
             .map_err(|e| err(addr, format!("{}: {e}", op.name())))?;
-        results.push((l, out, carry));
-    }
-    let dinfo = op.dst_info();
-    for (l, out, carry) in results {
         if let Some(c) = carry {
-            st.cc[l] = c;
+            r.cc.push((l, c));
         }
         for (k, v) in out.as_slice().iter().enumerate() {
             if let Some(info) = dinfo.get(k) {
-                st.set_value(l, *op.dst(k), info.ty, *v);
+                let before = r.writes.len();
+                value_writes(l, *op.dst(k), info.ty, *v, &mut r.writes);
+                r.dst.resize(r.dst.len() + r.writes.len() - before, k);
             }
         }
     }
-    Ok(())
+    Ok(r)
 }
 
 /// The bytes an access of `bytes` at `addr` covers in a buffer of `len`
@@ -418,6 +472,18 @@ fn addr_type(space: MemSpace) -> ValueType {
 /// two lanes storing to one address the higher lane wins (hardware leaves
 /// that undefined).
 fn exec_mem(m: &MemAccess, lane: usize, st: &mut WarpState) -> Result<(), String> {
+    let w = mem_access(m, lane, st)?;
+    st.apply(&w);
+    Ok(())
+}
+
+/// One lane's access as [`exec_mem`] makes it, a store's written to
+/// memory, a load's register writes returned (not applied).
+pub(crate) fn mem_access(
+    m: &MemAccess,
+    lane: usize,
+    st: &mut WarpState,
+) -> Result<Vec<RegWrite>, String> {
     // Shared and local addresses are one 32-bit register, wrapping at 4 GiB.
     let at = match st.src_value(lane, &m.addr, addr_type(m.space))? {
         Value::U64(base) => base.wrapping_add(m.offset as u64),
@@ -446,9 +512,16 @@ fn exec_mem(m: &MemAccess, lane: usize, st: &mut WarpState) -> Result<(), String
                     words[k] = u32::from_le_bytes(w);
                 }
             }
-            for (k, w) in words.iter().enumerate().take(regs as usize) {
-                st.set_reg(lane, crate::backend::ir::comp_reg(m.data, k as u8), *w);
-            }
+            return Ok(words
+                .iter()
+                .take(regs as usize)
+                .enumerate()
+                .map(|(k, w)| RegWrite {
+                    lane,
+                    reg: crate::backend::ir::comp_reg(m.data, k as u8),
+                    value: *w,
+                })
+                .collect());
         }
         MemKind::Store => {
             let mut data = Vec::with_capacity(4 * regs as usize);
@@ -460,7 +533,7 @@ fn exec_mem(m: &MemAccess, lane: usize, st: &mut WarpState) -> Result<(), String
             st.mem_write(m.space, lane, at, &data, m.align)?;
         }
     }
-    Ok(())
+    Ok(Vec::new())
 }
 
 impl Runner for CpuRunner {
@@ -470,9 +543,7 @@ impl Runner for CpuRunner {
             message: m,
         })?;
         // Lanes run in lockstep at the lowest pending instruction.
-        let mut pc: Vec<Option<usize>> = (0..LANES)
-            .map(|l| (st.active >> l & 1 == 1).then_some(0))
-            .collect();
+        let mut pc = start_pcs(st);
         let mut stats = RunStats::default();
         while let Some(cur) = pc.iter().flatten().copied().min() {
             if cur >= dec.len() {
@@ -490,27 +561,46 @@ impl Runner for CpuRunner {
                 None if d.word == 0 => Vec::new(),
                 None => return Err(err(d.addr, format!("undecodable word {:#x}", d.word))),
             };
-            for l in lanes {
-                pc[l] = match flow.iter().find(|f| f.0 == l) {
-                    Some((_, None)) => None,
-                    // A target past the last instruction ends the lane.
-                    Some((_, Some(to))) => match dec.iter().position(|x| x.addr == *to) {
-                        Some(k) => Some(k),
-                        None if *to >= dec.last().map_or(0, |x| x.addr) => None,
-                        None => {
-                            return Err(err(
-                                d.addr,
-                                format!(
-                                    "branch into the middle of a word or a scheduling word ({to:#x})"
-                                ),
-                            ));
-                        }
-                    },
-                    None if cur + 1 >= dec.len() => None,
-                    None => Some(cur + 1),
-                };
-            }
+            advance(&mut pc, &lanes, &flow, cur, &dec)?;
         }
         Ok(stats)
     }
+}
+
+/// The lanes of the warp at the start (`Some(0)`: at the first
+/// instruction; None: not running).
+fn start_pcs(st: &WarpState) -> Vec<Option<usize>> {
+    (0..LANES)
+        .map(|l| (st.active >> l & 1 == 1).then_some(0))
+        .collect()
+}
+
+/// Move the `lanes` that ran instruction `cur` on: where `flow` sends
+/// them, else to the next instruction (past the last one: the lane ends).
+fn advance(
+    pc: &mut [Option<usize>],
+    lanes: &[usize],
+    flow: &Flow,
+    cur: usize,
+    dec: &[Decoded],
+) -> Result<(), RunError> {
+    for &l in lanes {
+        pc[l] = match flow.iter().find(|f| f.0 == l) {
+            Some((_, None)) => None,
+            // A target past the last instruction ends the lane.
+            Some((_, Some(to))) => match dec.iter().position(|x| x.addr == *to) {
+                Some(k) => Some(k),
+                None if *to >= dec.last().map_or(0, |x| x.addr) => None,
+                None => {
+                    return Err(err(
+                        dec[cur].addr,
+                        format!("branch into the middle of a word or a scheduling word ({to:#x})"),
+                    ));
+                }
+            },
+            None if cur + 1 >= dec.len() => None,
+            None => Some(cur + 1),
+        };
+    }
+    Ok(())
 }
