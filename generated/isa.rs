@@ -5898,25 +5898,25 @@ define_ops! {
     Hmul2(OpHmul2), Hmul2Sm50(OpHmul2Sm50), Hset2(OpHset2), Hsetp2(OpHsetp2), I2f(OpI2f),
     I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2fp(OpI2fp), I2i(OpI2i), I2iSat(OpI2iSat),
     Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x),
-    Iadd64(OpIadd64), Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a),
-    Idp4a(OpIdp4a), Igmma(OpIgmma), IgmmaR(OpIgmmaR), IgmmaSp(OpIgmmaSp),
-    IgmmaSpR(OpIgmmaSpR), Imad(OpImad), ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50),
-    ImadSm50(OpImadSm50), ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx),
-    Imma(OpImma), ImmaSp(OpImmaSp), Imnmx(OpImnmx), Imnmx64(OpImnmx64), Imul(OpImul),
-    Imul32i(OpImul32i), Ipa(OpIpa), IpaIdxSm50(OpIpaIdxSm50), IpaSm50(OpIpaSm50),
-    Isberd(OpIsberd), Isbewr(OpIsbewr), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
-    Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Kil(OpKil), Kill(OpKill),
-    Ldc(OpLdc), Ldcu(OpLdcu), Ldg(OpLdg), Ldg256(OpLdg256), Ldgdepbar(OpLdgdepbar),
-    Ldgmc(OpLdgmc), Ldgsts(OpLdgsts), Ldl(OpLdl), Lds(OpLds), Ldsm(OpLdsm), Lea(OpLea),
-    LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50),
-    LeaX(OpLeaX), Lepc(OpLepc), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
-    MatchAll(OpMatchAll), MatchAny(OpMatchAny), Membar(OpMembar),
-    MembarSm50(OpMembarSm50), Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64),
-    Mov64i(OpMov64i), Movm(OpMovm), Mufu(OpMufu), Nanosleep(OpNanosleep), Nop(OpNop),
-    Out(OpOut), P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt), Pixld(OpPixld),
-    PixldSm50(OpPixldSm50), Plop3(OpPlop3), Plop3Sign(OpPlop3Sign), Pmtrig(OpPmtrig),
-    Popc(OpPopc), Preexit(OpPreexit), Pret(OpPret), Prmt(OpPrmt), Pset(OpPset),
-    Psetp(OpPsetp), Qgmma(OpQgmma), QgmmaR(OpQgmmaR), QgmmaSp(OpQgmmaSp),
+    Iadd64(OpIadd64), Iadd64x(OpIadd64x), IaddPoSm50(OpIaddPoSm50), Iaddx(OpIaddx),
+    Icmp(OpIcmp), Idp2a(OpIdp2a), Idp4a(OpIdp4a), Igmma(OpIgmma), IgmmaR(OpIgmmaR),
+    IgmmaSp(OpIgmmaSp), IgmmaSpR(OpIgmmaSpR), Imad(OpImad), ImadHi(OpImadHi),
+    ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50), ImadWide(OpImadWide),
+    ImadWideX(OpImadWideX), Imadx(OpImadx), Imma(OpImma), ImmaSp(OpImmaSp),
+    Imnmx(OpImnmx), Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Ipa(OpIpa),
+    IpaIdxSm50(OpIpaIdxSm50), IpaSm50(OpIpaSm50), Isberd(OpIsberd), Isbewr(OpIsbewr),
+    Iscadd(OpIscadd), Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp),
+    Isetp64(OpIsetp64), Kil(OpKil), Kill(OpKill), Ldc(OpLdc), Ldcu(OpLdcu), Ldg(OpLdg),
+    Ldg256(OpLdg256), Ldgdepbar(OpLdgdepbar), Ldgmc(OpLdgmc), Ldgsts(OpLdgsts),
+    Ldl(OpLdl), Lds(OpLds), Ldsm(OpLdsm), Lea(OpLea), LeaHi(OpLeaHi),
+    LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50), LeaX(OpLeaX),
+    Lepc(OpLepc), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), MatchAll(OpMatchAll),
+    MatchAny(OpMatchAny), Membar(OpMembar), MembarSm50(OpMembarSm50), Mov(OpMov),
+    Mov32i(OpMov32i), Mov64(OpMov64), Mov64i(OpMov64i), Movm(OpMovm), Mufu(OpMufu),
+    Nanosleep(OpNanosleep), Nop(OpNop), Out(OpOut), P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt),
+    Pixld(OpPixld), PixldSm50(OpPixldSm50), Plop3(OpPlop3), Plop3Sign(OpPlop3Sign),
+    Pmtrig(OpPmtrig), Popc(OpPopc), Preexit(OpPreexit), Pret(OpPret), Prmt(OpPrmt),
+    Pset(OpPset), Psetp(OpPsetp), Qgmma(OpQgmma), QgmmaR(OpQgmmaR), QgmmaSp(OpQgmmaSp),
     QgmmaSpR(OpQgmmaSpR), Qmma(OpQmma), QmmaSp(OpQmmaSp), Qspc(OpQspc), R2p(OpR2p),
     R2ur(OpR2ur), R2urOr(OpR2urOr), Red(OpRed), RedSm50(OpRedSm50), Redas(OpRedas),
     RedgF(OpRedgF), Redux(OpRedux), Ret(OpRet), RetAbs(OpRetAbs), RetSm50(OpRetSm50),
@@ -6367,7 +6367,7 @@ fn decode_sm50_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xfe80000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpIadd32i, 0 > (w, sm)
     );
     try_form!(
@@ -6631,8 +6631,8 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpFlo, 5 > (w, sm)
     );
     try_form!(
-        w & 0xfefd000000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpIadd, 1 > (w, sm)
+        w & 0xfefb000000000000 == 0x3813000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpIaddPoSm50, 1 > (w, sm)
     );
     try_form!(
         w & 0xfef8880000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -6645,6 +6645,10 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef8800000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpFmnmx, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef9000000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpIadd, 1 > (w, sm)
     );
     try_form!(
         w & 0xfef9000000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -6880,6 +6884,10 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpShr, 2 > (w, sm)
     );
     try_form!(
+        w & 0xfffb000000000000 == 0x4c13000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpIaddPoSm50, 2 > (w, sm)
+    );
+    try_form!(
         w & 0xfff8880000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShl, 2 > (w, sm)
     );
@@ -6894,10 +6902,6 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8800000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpFmnmx, 14 > (w, sm)
-    );
-    try_form!(
-        w & 0xfffc000000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpIadd, 2 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x4c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -6938,6 +6942,10 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000000000000 == 0x4ce0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpI2i, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpIadd, 2 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -7361,6 +7369,10 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpShr, 0 > (w, sm)
     );
     try_form!(
+        w & 0xfffb000000000000 == 0x5c13000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpIaddPoSm50, 0 > (w, sm)
+    );
+    try_form!(
         w & 0xfff8880000000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShl, 0 > (w, sm)
     );
@@ -7375,10 +7387,6 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8800000000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpFmnmx, 12 > (w, sm)
-    );
-    try_form!(
-        w & 0xfffc000000000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpIadd, 0 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -7419,6 +7427,10 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000000000000 == 0x5ce0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpI2i, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpIadd, 0 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -8994,7 +9006,7 @@ fn print_sm50_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xfe80000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpIadd32i, 0 > (w, sm, at, out)
     );
     try_form!(
@@ -9258,8 +9270,8 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfefd000000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
+        w & 0xfefb000000000000 == 0x3813000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpIaddPoSm50, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef8880000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9272,6 +9284,10 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef8800000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef9000000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef9000000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9507,6 +9523,10 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpShr, 2 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfffb000000000000 == 0x4c13000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpIaddPoSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff8880000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShl, 2 > (w, sm, at, out)
     );
@@ -9521,10 +9541,6 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8800000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpFmnmx, 14 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfffc000000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpIadd, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x4c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9565,6 +9581,10 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000000000000 == 0x4ce0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpI2i, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpIadd, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9988,6 +10008,10 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpShr, 0 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfffb000000000000 == 0x5c13000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpIaddPoSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff8880000000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShl, 0 > (w, sm, at, out)
     );
@@ -10002,10 +10026,6 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8800000000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpFmnmx, 12 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfffc000000000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpIadd, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -10046,6 +10066,10 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000000000000 == 0x5ce0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpI2i, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpIadd, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -32207,15 +32231,15 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff7ffffffffffff00ff000000, 0, [UGPR]
     ),
     form_info!(
-        "iadd", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfffc000000000000,
+        "iadd", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x5c10000000000000, 0x77fff0000000, 0, [GPR, GPR]
     ),
     form_info!(
-        "iadd", "i", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfefd000000000000,
+        "iadd", "i", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfef9000000000000,
         0x3810000000000000, 0x778000000000, 0, [GPR, IMM]
     ),
     form_info!(
-        "iadd", "c", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfffc000000000000,
+        "iadd", "c", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x4c10000000000000, 0x778000000000, 0, [GPR, CBUF]
     ),
     form_info!(
@@ -32320,7 +32344,7 @@ pub const FORMS: &[FormInfo] = &[
         0x4cc0000000000000, 0, 0, [GPR, CBUF, GPR]
     ),
     form_info!(
-        "iadd32i", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfec0000000000000,
+        "iadd32i", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfe80000000000000,
         0x1c00000000000000, 0, 0, [GPR, IMM]
     ),
     form_info!(
@@ -32425,6 +32449,18 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "iadd64x", "rur", 2, Sm70, [107, 120, 121], 0x80006000000000000000fff,
         0x80006000000000000000c35, 0x1fff071f8ff7fffff0000000000, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "iadd_po_sm50", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfffb000000000000,
+        0x5c13000000000000, 0x77fff0000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "iadd_po_sm50", "i", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfefb000000000000,
+        0x3813000000000000, 0x778000000000, 0, [GPR, IMM]
+    ),
+    form_info!(
+        "iadd_po_sm50", "c", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfffb000000000000,
+        0x4c13000000000000, 0x778000000000, 0, [GPR, CBUF]
     ),
     form_info!(
         "iaddx", "rrr", 0, Sm70, [107, 120, 121], 0x80006000000000000000fff,
@@ -36641,6 +36677,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_iadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd64x.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iadd_po_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iaddx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_icmp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_idp2a.rs"));

@@ -384,6 +384,7 @@ fn sm50(
                     b: b.comp(0).with_neg(sub),
                     cc: true,
                     x: false,
+                    sat: false,
                 }));
                 out.push(Instr::hw(OpIadd {
                     d: d.comp(1),
@@ -392,6 +393,7 @@ fn sm50(
                     b: b.comp(1).with_neg(sub),
                     cc: false,
                     x: true,
+                    sat: false,
                 }));
                 return Ok(());
             }
