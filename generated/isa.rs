@@ -3462,6 +3462,17 @@ pub enum ShrType {
     U32,
 }
 enum_tables!(ShrType, 8, [S32, U32], ["s32", "u32"], ["", ".U32"], {});
+/// Maxwell/Pascal SHR 64-bit chain mode (reads the CC register): code 1 prints `.INVALIDSHRXMODE1`.
+///
+/// Spec: isa-spec/spec/enums/shr_x.toml:1 (enum `shr_x`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum ShrX {
+    #[default]
+    None,
+    X,
+    Xhi,
+}
+enum_tables!(ShrX, 8, [None, X, Xhi], ["none", "x", "xhi"], ["", ".X", ".XHI"], {});
 /// A register read as its sign bit, a predicate (PLOP3's `R4.SIGN`): the
 /// only value, printed after the register (and its `.reuse`).
 ///
@@ -6615,10 +6626,6 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpI2i, 1 > (w, sm)
     );
     try_form!(
-        w & 0xfef8990000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShr, 1 > (w, sm)
-    );
-    try_form!(
         w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpF2iSm50, 2 > (w, sm)
     );
@@ -6713,6 +6720,10 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef8000000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpSel, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShr, 1 > (w, sm)
     );
     try_form!(
         w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -6880,10 +6891,6 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpFchk, 6 > (w, sm)
     );
     try_form!(
-        w & 0xfff8990000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShr, 2 > (w, sm)
-    );
-    try_form!(
         w & 0xfffb000000000000 == 0x4c13000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpIaddPoSm50, 2 > (w, sm)
     );
@@ -6986,6 +6993,10 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpSel, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShr, 2 > (w, sm)
     );
     try_form!(
         w & 0xfff0000000000000 == 0x4cc0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -7365,10 +7376,6 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpFchk, 4 > (w, sm)
     );
     try_form!(
-        w & 0xfff8990000000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShr, 0 > (w, sm)
-    );
-    try_form!(
         w & 0xfffb000000000000 == 0x5c13000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpIaddPoSm50, 0 > (w, sm)
     );
@@ -7471,6 +7478,10 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000000000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpSel, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShr, 0 > (w, sm)
     );
     try_form!(
         w & 0xfff0000000000000 == 0x5cc0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9254,10 +9265,6 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfef8990000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpF2iSm50, 2 > (w, sm, at, out)
     );
@@ -9352,6 +9359,10 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef8000000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9519,10 +9530,6 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpFchk, 6 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfff8990000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShr, 2 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0xfffb000000000000 == 0x4c13000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpIaddPoSm50, 2 > (w, sm, at, out)
     );
@@ -9625,6 +9632,10 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpSel, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShr, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff0000000000000 == 0x4cc0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -10004,10 +10015,6 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpFchk, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfff8990000000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShr, 0 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0xfffb000000000000 == 0x5c13000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpIaddPoSm50, 0 > (w, sm, at, out)
     );
@@ -10110,6 +10117,10 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000000000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpSel, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShr, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff0000000000000 == 0x5cc0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -34502,15 +34513,15 @@ pub const FORMS: &[FormInfo] = &[
         0x4c48000000000000, 0x7770000000000, 0, [GPR, CBUF]
     ),
     form_info!(
-        "shr", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8990000000000,
+        "shr", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x5c28000000000000, 0x6667ff0000000, 0, [GPR, GPR]
     ),
     form_info!(
-        "shr", "i", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8990000000000,
+        "shr", "i", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8000000000000,
         0x3828000000000000, 0x6660000000000, 0, [GPR, IMM]
     ),
     form_info!(
-        "shr", "c", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8990000000000,
+        "shr", "c", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x4c28000000000000, 0x6660000000000, 0, [GPR, CBUF]
     ),
     form_info!(

@@ -159,6 +159,9 @@ fn shl_shr() {
                         b: r(2),
                         ty,
                         wrap,
+                        xmode: ShrX::None,
+                        brev: false,
+                        cc: false,
                     };
                     assert_eq!(
                         o.fold(52, &[u(a), u(s)]).unwrap().as_slice(),
@@ -365,5 +368,29 @@ fn bfe_fields_inside_the_word() {
         for (brev, cc) in [(true, false), (false, true)] {
             assert!(bfe(ty, brev, cc).fold(50, &[u(7), u(0x800)]).is_err());
         }
+    }
+}
+
+#[test]
+fn shr_brev_chain_and_cc_are_refused() {
+    // .BREV, .X/.XHI (the CC chain) and .CC's flags are not modelled.
+    let base = OpShr {
+        d: Reg::gpr(0),
+        a: r(1),
+        b: r(2),
+        ty: ShrType::U32,
+        wrap: false,
+        xmode: ShrX::None,
+        brev: false,
+        cc: false,
+    };
+    assert!(base.fold(50, &[u(8), u(1)]).is_ok());
+    for o in [
+        OpShr { brev: true, ..base.clone() },
+        OpShr { cc: true, ..base.clone() },
+        OpShr { xmode: ShrX::X, ..base.clone() },
+        OpShr { xmode: ShrX::Xhi, ..base.clone() },
+    ] {
+        assert!(o.fold(50, &[u(8), u(1)]).is_err(), "{o:?}");
     }
 }

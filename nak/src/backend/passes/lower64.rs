@@ -287,7 +287,7 @@ fn sm50(
             #[cfg(all(nak_op = "shf", nak_op = "shl", nak_op = "shr", nak_op = "lop"))]
             {
                 use crate::isa::{
-                    LopOp, OpLop, OpShf, OpShl, OpShr, PredOp, ShfDir, ShfType, ShrType,
+                    LopOp, OpLop, OpShf, OpShl, OpShr, PredOp, ShfDir, ShfType, ShrType, ShrX,
                 };
                 // SHL/SHR clamp their amount at 32 and have no 64-bit wrap,
                 // so the amount is reduced mod 64 first: at lowering time
@@ -347,6 +347,9 @@ fn sm50(
                             b: amount,
                             ty: t32,
                             wrap: false,
+                            xmode: ShrX::None,
+                            brev: false,
+                            cc: false,
                         }));
                     }
                     _ => unreachable!(),
