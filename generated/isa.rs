@@ -6446,7 +6446,7 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
-        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xfec0000000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpFfma, 8 > (w, sm)
     );
     try_form!(
@@ -6634,24 +6634,12 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpF2fSm50, 2 > (w, sm)
     );
     try_form!(
-        w & 0xfef8810000000000 == 0x3830000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFlo, 5 > (w, sm)
-    );
-    try_form!(
         w & 0xfefb000000000000 == 0x3813000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpIaddPoSm50, 1 > (w, sm)
     );
     try_form!(
-        w & 0xfef8880000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShl, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef8800000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFadd, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef8800000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFmnmx, 13 > (w, sm)
+        w & 0xfef8010000000000 == 0x3830000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFlo, 5 > (w, sm)
     );
     try_form!(
         w & 0xfef9000000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -6690,6 +6678,14 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpDmul, 8 > (w, sm)
     );
     try_form!(
+        w & 0xfef8000000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFadd, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFmnmx, 13 > (w, sm)
+    );
+    try_form!(
         w & 0xfef8000000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpFmul, 5 > (w, sm)
     );
@@ -6720,6 +6716,10 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef8000000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpSel, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShl, 1 > (w, sm)
     );
     try_form!(
         w & 0xfef8000000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -6790,7 +6790,7 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xffc0000000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpFfma, 9 > (w, sm)
     );
     try_form!(
@@ -6895,22 +6895,6 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpIaddPoSm50, 2 > (w, sm)
     );
     try_form!(
-        w & 0xfff8880000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShl, 2 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFadd, 6 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFlo, 6 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFmnmx, 14 > (w, sm)
-    );
-    try_form!(
         w & 0xfff8000000000000 == 0x4c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpBfe, 2 > (w, sm)
     );
@@ -6937,6 +6921,18 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000000000000 == 0x4cb0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpF2iSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFadd, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFlo, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFmnmx, 14 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -6993,6 +6989,10 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpSel, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShl, 2 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -7076,7 +7076,7 @@ fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xffc0000000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpFfma, 10 > (w, sm)
     );
     try_form!(
@@ -7255,7 +7255,7 @@ fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
-        w & 0xffc0800000000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xffc0000000000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpFfma, 7 > (w, sm)
     );
     try_form!(
@@ -7380,22 +7380,6 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpIaddPoSm50, 0 > (w, sm)
     );
     try_form!(
-        w & 0xfff8880000000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShl, 0 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFadd, 4 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFlo, 4 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFmnmx, 12 > (w, sm)
-    );
-    try_form!(
         w & 0xfff8000000000000 == 0x5c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpBfe, 0 > (w, sm)
     );
@@ -7422,6 +7406,18 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000000000000 == 0x5cb0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpF2iSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFadd, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFlo, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFmnmx, 12 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -7478,6 +7474,10 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000000000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpSel, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShl, 0 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9085,7 +9085,7 @@ fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xfec0000000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
     );
     try_form!(
@@ -9273,24 +9273,12 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpF2fSm50, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfef8810000000000 == 0x3830000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0xfefb000000000000 == 0x3813000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpIaddPoSm50, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfef8880000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef8800000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef8800000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
+        w & 0xfef8010000000000 == 0x3830000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef9000000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9329,6 +9317,14 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpDmul, 8 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfef8000000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfef8000000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
     );
@@ -9359,6 +9355,10 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef8000000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef8000000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9429,7 +9429,7 @@ fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xffc0000000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpFfma, 9 > (w, sm, at, out)
     );
     try_form!(
@@ -9534,22 +9534,6 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpIaddPoSm50, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfff8880000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShl, 2 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFadd, 6 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFlo, 6 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFmnmx, 14 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0xfff8000000000000 == 0x4c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpBfe, 2 > (w, sm, at, out)
     );
@@ -9576,6 +9560,18 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000000000000 == 0x4cb0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpF2iSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFadd, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFlo, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFmnmx, 14 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9632,6 +9628,10 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpSel, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShl, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9715,7 +9715,7 @@ fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xffc0000000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpFfma, 10 > (w, sm, at, out)
     );
     try_form!(
@@ -9894,7 +9894,7 @@ fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xffc0800000000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xffc0000000000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpFfma, 7 > (w, sm, at, out)
     );
     try_form!(
@@ -10019,22 +10019,6 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpIaddPoSm50, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfff8880000000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShl, 0 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFadd, 4 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFlo, 4 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFmnmx, 12 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0xfff8000000000000 == 0x5c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpBfe, 0 > (w, sm, at, out)
     );
@@ -10061,6 +10045,18 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000000000000 == 0x5cb0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpF2iSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFadd, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFlo, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFmnmx, 12 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -10117,6 +10113,10 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000000000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpSel, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShl, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -30691,16 +30691,16 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff7fe1cff3fffff0000000000, 0, [GPR, UGPR]
     ),
     form_info!(
-        "fadd", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8800000000000,
+        "fadd", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x5c58000000000000, 0xe7ff0000000, 0, [GPR, GPR]
     ),
     form_info!(
-        "fadd", "i", 5, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8800000000000,
+        "fadd", "i", 5, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8000000000000,
         0x3858000000000000, 0xe0000000000, 0, [GPR, IMM]; (50..= 62, [(0x7f80000000,
         0x7f80000000)], 0x7ff00000, 0x7ff00000, 0x7ff00000)
     ),
     form_info!(
-        "fadd", "c", 6, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8800000000000,
+        "fadd", "c", 6, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x4c58000000000000, 0xe0000000000, 0, [GPR, CBUF]
     ),
     form_info!(
@@ -30829,20 +30829,20 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff7fe00003fffff0000000000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
-        "ffma", "r", 7, Sm50, [50, 52, 53, 60, 61, 62], 0xffc0800000000000,
+        "ffma", "r", 7, Sm50, [50, 52, 53, 60, 61, 62], 0xffc0000000000000,
         0x5980000000000000, 0x7ff0000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
-        "ffma", "i", 8, Sm50, [50, 52, 53, 60, 61, 62], 0xfec0800000000000,
+        "ffma", "i", 8, Sm50, [50, 52, 53, 60, 61, 62], 0xfec0000000000000,
         0x3280000000000000, 0, 0, [GPR, IMM, GPR]; (50..= 62, [(0x7f80000000,
         0x7f80000000)], 0x7ff00000, 0x7ff00000, 0x7ff00000)
     ),
     form_info!(
-        "ffma", "c", 9, Sm50, [50, 52, 53, 60, 61, 62], 0xffc0800000000000,
+        "ffma", "c", 9, Sm50, [50, 52, 53, 60, 61, 62], 0xffc0000000000000,
         0x4980000000000000, 0, 0, [GPR, CBUF, GPR]
     ),
     form_info!(
-        "ffma", "c2", 10, Sm50, [50, 52, 53, 60, 61, 62], 0xffc0800000000000,
+        "ffma", "c2", 10, Sm50, [50, 52, 53, 60, 61, 62], 0xffc0000000000000,
         0x5180000000000000, 0, 0, [GPR, GPR, CBUF]
     ),
     form_info!(
@@ -30887,15 +30887,15 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff7f1f9ff7fffff00ff000000, 0, [UGPR]
     ),
     form_info!(
-        "flo", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8800000000000,
+        "flo", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x5c30000000000000, 0x67cfff000ff00, 0, [GPR]
     ),
     form_info!(
-        "flo", "i", 5, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8810000000000,
+        "flo", "i", 5, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8010000000000,
         0x3830000000000000, 0x67c800000ff00, 0, [IMM]
     ),
     form_info!(
-        "flo", "c", 6, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8800000000000,
+        "flo", "c", 6, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x4c30000000000000, 0x67c800000ff00, 0, [CBUF]
     ),
     form_info!(
@@ -30960,16 +30960,16 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff078fcff3fffff0000000000, 0, [GPR, UGPR, PRED]
     ),
     form_info!(
-        "fmnmx", "r", 12, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8800000000000,
+        "fmnmx", "r", 12, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x5c60000000000000, 0x4087ff0000000, 0, [GPR, GPR, PRED]
     ),
     form_info!(
-        "fmnmx", "i", 13, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8800000000000,
+        "fmnmx", "i", 13, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8000000000000,
         0x3860000000000000, 0x4080000000000, 0, [GPR, IMM, PRED]; (50..= 62,
         [(0x7f80000000, 0x7f80000000)], 0x7ff00000, 0x7ff00000, 0x7ff00000)
     ),
     form_info!(
-        "fmnmx", "c", 14, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8800000000000,
+        "fmnmx", "c", 14, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x4c60000000000000, 0x4080000000000, 0, [GPR, CBUF, PRED]
     ),
     form_info!(
@@ -34501,15 +34501,15 @@ pub const FORMS: &[FormInfo] = &[
         0xef10000030000000, 0x80030e000000, 0, [GPR, IMM, IMM]
     ),
     form_info!(
-        "shl", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8880000000000,
+        "shl", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x5c48000000000000, 0x7777ff0000000, 0, [GPR, GPR]
     ),
     form_info!(
-        "shl", "i", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8880000000000,
+        "shl", "i", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8000000000000,
         0x3848000000000000, 0x7770000000000, 0, [GPR, IMM]
     ),
     form_info!(
-        "shl", "c", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8880000000000,
+        "shl", "c", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x4c48000000000000, 0x7770000000000, 0, [GPR, CBUF]
     ),
     form_info!(

@@ -143,6 +143,7 @@ impl Legalize for OpFadd32i {
                 ftz: self.ftz,
                 rnd: Rnd::Rn,
                 sat: false,
+                cc: false,
             }),
         )
     }

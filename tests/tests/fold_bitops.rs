@@ -289,6 +289,7 @@ fn flo_all_modes() {
                         b: r(1).with_not(not),
                         ty,
                         sh,
+                        cc: false,
                     };
                     let out = op.fold(75, &[u(x)]).unwrap();
                     assert_eq!(

@@ -146,6 +146,8 @@ fn shl_shr() {
                     a: r(1),
                     b: r(2),
                     wrap,
+                    x: false,
+                    cc: false,
                 };
                 assert_eq!(
                     o.fold(52, &[u(a), u(s)]).unwrap().as_slice(),
@@ -317,6 +319,7 @@ fn sm50_shared_folds() {
             b: r(1),
             ty: FloType::U32,
             sh: false,
+            cc: false,
         };
         let want = if a == 0 {
             u32::MAX
@@ -391,6 +394,23 @@ fn shr_brev_chain_and_cc_are_refused() {
         OpShr { xmode: ShrX::X, ..base.clone() },
         OpShr { xmode: ShrX::Xhi, ..base.clone() },
     ] {
+        assert!(o.fold(50, &[u(8), u(1)]).is_err(), "{o:?}");
+    }
+}
+
+#[test]
+fn shl_chain_and_cc_are_refused() {
+    // .X (the CC chain) and .CC's flags are not modelled.
+    let base = OpShl {
+        d: Reg::gpr(0),
+        a: r(1),
+        b: r(2),
+        wrap: false,
+        x: false,
+        cc: false,
+    };
+    assert!(base.fold(50, &[u(8), u(1)]).is_ok());
+    for o in [OpShl { x: true, ..base.clone() }, OpShl { cc: true, ..base.clone() }] {
         assert!(o.fold(50, &[u(8), u(1)]).is_err(), "{o:?}");
     }
 }

@@ -332,6 +332,8 @@ fn sm50(
                             a: a.comp(0),
                             b: amount,
                             wrap: false,
+                            x: false,
+                            cc: false,
                         }));
                     }
                     Op64::Shr { signed } => {
