@@ -6423,7 +6423,7 @@ fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
@@ -6442,12 +6442,12 @@ fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
-    );
-    try_form!(
         w & 0xfec0000000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpFfma, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
         w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 60 | 61 | 62) =>
@@ -6469,12 +6469,12 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
-    );
-    try_form!(
         w & 0xfe98000000000000 == 0x3418000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpImadPoSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
         w & 0xfe80000000000000 == 0x3400000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -6536,12 +6536,12 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpIsetp, 5 > (w, sm)
     );
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
-    );
-    try_form!(
         w & 0xffc0000000000000 == 0x3600000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpXmad, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
@@ -6599,7 +6599,7 @@ fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpIsetp, 5 > (w, sm)
     );
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
@@ -6726,7 +6726,7 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpShr, 1 > (w, sm)
     );
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
@@ -6741,7 +6741,7 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
@@ -6756,7 +6756,7 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
@@ -7232,7 +7232,7 @@ fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
@@ -7251,12 +7251,12 @@ fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
-    );
-    try_form!(
         w & 0xffc0000000000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpFfma, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
         w & 0xff80000000000000 == 0x5900000000000000 && matches!(sm, 60 | 61 | 62) =>
@@ -7278,12 +7278,12 @@ fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
-    );
-    try_form!(
         w & 0xff98000000000000 == 0x5a18000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpImadPoSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
         w & 0xff80000000000000 == 0x5a00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -7353,7 +7353,7 @@ fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpIsetp, 4 > (w, sm)
     );
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
@@ -7488,7 +7488,7 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpIadd3, 4 > (w, sm)
     );
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
@@ -7523,7 +7523,7 @@ fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
         62) => decode_form:: < OpHsetp2, 8 > (w, sm)
     );
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
@@ -7538,7 +7538,7 @@ fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
@@ -9062,7 +9062,7 @@ fn print_sm50_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
@@ -9081,12 +9081,12 @@ fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0xfec0000000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 60 | 61 | 62) =>
@@ -9108,12 +9108,12 @@ fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0xfe98000000000000 == 0x3418000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpImadPoSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfe80000000000000 == 0x3400000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9175,12 +9175,12 @@ fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpIsetp, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0xffc0000000000000 == 0x3600000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpXmad, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
@@ -9238,7 +9238,7 @@ fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpIsetp, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
@@ -9365,7 +9365,7 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
@@ -9380,7 +9380,7 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
@@ -9395,7 +9395,7 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
@@ -9871,7 +9871,7 @@ fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
@@ -9890,12 +9890,12 @@ fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0xffc0000000000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpFfma, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
         w & 0xff80000000000000 == 0x5900000000000000 && matches!(sm, 60 | 61 | 62) =>
@@ -9917,12 +9917,12 @@ fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0xff98000000000000 == 0x5a18000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpImadPoSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
         w & 0xff80000000000000 == 0x5a00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9992,7 +9992,7 @@ fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpIsetp, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
@@ -10127,7 +10127,7 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpIadd3, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
@@ -10162,7 +10162,7 @@ fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         62) => print_form_bundled:: < OpHsetp2, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
@@ -10177,7 +10177,7 @@ fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
@@ -34441,11 +34441,11 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff7fee100ffffff0000000000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
-        "shf", "fixed", 7, Sm50, [50, 52, 53, 60, 61, 62], 0xf8fa800000000000,
+        "shf", "fixed", 7, Sm50, [50, 52, 53, 60, 61, 62], 0xf8f8000000000000,
         0x58f8000000000000, 0x1ff0000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
-        "shf", "fixed", 8, Sm50, [50, 52, 53, 60, 61, 62], 0xf0fa800000000000,
+        "shf", "fixed", 8, Sm50, [50, 52, 53, 60, 61, 62], 0xf0f8000000000000,
         0x30f8000000000000, 0x100001ffc000000, 0, [GPR, IMM, GPR]
     ),
     form_info!(

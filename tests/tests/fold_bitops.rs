@@ -124,6 +124,8 @@ fn shf_all_modes() {
                         wrap,
                         ty,
                         hi,
+                        x: false,
+                        cc: false,
                     };
                     for (i, &a) in vals.iter().enumerate() {
                         let c = vals[(i * 11 + 1) % vals.len()];

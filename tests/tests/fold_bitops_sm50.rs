@@ -215,6 +215,8 @@ fn shf_sm50_semantics() {
                         wrap,
                         ty,
                         hi,
+                        x: false,
+                        cc: false,
                     };
                     for (i, &a) in vals.iter().enumerate() {
                         let c = vals[(i * 11 + 1) % vals.len()];
@@ -244,6 +246,8 @@ fn shf_sm50_semantics() {
         wrap: false,
         ty: ShfType::U64,
         hi: false,
+        x: false,
+        cc: false,
     };
     assert_eq!(
         op.fold(52, &[u(0x8000_0001), u(1), u(0)])
@@ -389,10 +393,22 @@ fn shr_brev_chain_and_cc_are_refused() {
     };
     assert!(base.fold(50, &[u(8), u(1)]).is_ok());
     for o in [
-        OpShr { brev: true, ..base.clone() },
-        OpShr { cc: true, ..base.clone() },
-        OpShr { xmode: ShrX::X, ..base.clone() },
-        OpShr { xmode: ShrX::Xhi, ..base.clone() },
+        OpShr {
+            brev: true,
+            ..base.clone()
+        },
+        OpShr {
+            cc: true,
+            ..base.clone()
+        },
+        OpShr {
+            xmode: ShrX::X,
+            ..base.clone()
+        },
+        OpShr {
+            xmode: ShrX::Xhi,
+            ..base.clone()
+        },
     ] {
         assert!(o.fold(50, &[u(8), u(1)]).is_err(), "{o:?}");
     }
@@ -410,7 +426,46 @@ fn shl_chain_and_cc_are_refused() {
         cc: false,
     };
     assert!(base.fold(50, &[u(8), u(1)]).is_ok());
-    for o in [OpShl { x: true, ..base.clone() }, OpShl { cc: true, ..base.clone() }] {
+    for o in [
+        OpShl {
+            x: true,
+            ..base.clone()
+        },
+        OpShl {
+            cc: true,
+            ..base.clone()
+        },
+    ] {
         assert!(o.fold(50, &[u(8), u(1)]).is_err(), "{o:?}");
+    }
+}
+
+#[test]
+fn shf_chain_and_cc_are_refused() {
+    // Maxwell's .X (the CC chain) and .CC's flags are not modelled.
+    let base = OpShf {
+        d: Reg::gpr(0),
+        a: r(1),
+        b: r(2),
+        c: r(3),
+        dir: ShfDir::R,
+        wrap: false,
+        ty: ShfType::U64,
+        hi: false,
+        x: false,
+        cc: false,
+    };
+    assert!(base.fold(50, &[u(8), u(1), u(0)]).is_ok());
+    for o in [
+        OpShf {
+            x: true,
+            ..base.clone()
+        },
+        OpShf {
+            cc: true,
+            ..base.clone()
+        },
+    ] {
+        assert!(o.fold(50, &[u(8), u(1), u(0)]).is_err(), "{o:?}");
     }
 }

@@ -134,6 +134,8 @@ fn sm70(
                         wrap: true,
                         ty,
                         hi,
+                        x: false,
+                        cc: false,
                     })
                 };
                 let (dir, ty) = match op {
@@ -321,6 +323,8 @@ fn sm50(
                         wrap: false,
                         ty,
                         hi: false,
+                        x: false,
+                        cc: false,
                     })
                 };
                 match op {
