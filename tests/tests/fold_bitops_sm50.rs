@@ -393,21 +393,15 @@ fn shr_brev_chain_and_cc_are_refused() {
     };
     assert!(base.fold(50, &[u(8), u(1)]).is_ok());
     for o in [
-        OpShr {
-            brev: true,
-            ..base.clone()
-        },
-        OpShr {
-            cc: true,
-            ..base.clone()
-        },
+        OpShr { brev: true, ..base },
+        OpShr { cc: true, ..base },
         OpShr {
             xmode: ShrX::X,
-            ..base.clone()
+            ..base
         },
         OpShr {
             xmode: ShrX::Xhi,
-            ..base.clone()
+            ..base
         },
     ] {
         assert!(o.fold(50, &[u(8), u(1)]).is_err(), "{o:?}");
@@ -426,16 +420,7 @@ fn shl_chain_and_cc_are_refused() {
         cc: false,
     };
     assert!(base.fold(50, &[u(8), u(1)]).is_ok());
-    for o in [
-        OpShl {
-            x: true,
-            ..base.clone()
-        },
-        OpShl {
-            cc: true,
-            ..base.clone()
-        },
-    ] {
+    for o in [OpShl { x: true, ..base }, OpShl { cc: true, ..base }] {
         assert!(o.fold(50, &[u(8), u(1)]).is_err(), "{o:?}");
     }
 }
@@ -456,16 +441,7 @@ fn shf_chain_and_cc_are_refused() {
         cc: false,
     };
     assert!(base.fold(50, &[u(8), u(1), u(0)]).is_ok());
-    for o in [
-        OpShf {
-            x: true,
-            ..base.clone()
-        },
-        OpShf {
-            cc: true,
-            ..base.clone()
-        },
-    ] {
+    for o in [OpShf { x: true, ..base }, OpShf { cc: true, ..base }] {
         assert!(o.fold(50, &[u(8), u(1), u(0)]).is_err(), "{o:?}");
     }
 }
