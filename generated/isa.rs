@@ -3462,6 +3462,17 @@ pub enum ShrType {
     U32,
 }
 enum_tables!(ShrType, 8, [S32, U32], ["s32", "u32"], ["", ".U32"], {});
+/// Maxwell/Pascal SHR 64-bit chain mode (reads the CC register): code 1 prints `.INVALIDSHRXMODE1`.
+///
+/// Spec: isa-spec/spec/enums/shr_x.toml:1 (enum `shr_x`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum ShrX {
+    #[default]
+    None,
+    X,
+    Xhi,
+}
+enum_tables!(ShrX, 8, [None, X, Xhi], ["none", "x", "xhi"], ["", ".X", ".XHI"], {});
 /// A register read as its sign bit, a predicate (PLOP3's `R4.SIGN`): the
 /// only value, printed after the register (and its `.reuse`).
 ///
@@ -5898,25 +5909,25 @@ define_ops! {
     Hmul2(OpHmul2), Hmul2Sm50(OpHmul2Sm50), Hset2(OpHset2), Hsetp2(OpHsetp2), I2f(OpI2f),
     I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2fp(OpI2fp), I2i(OpI2i), I2iSat(OpI2iSat),
     Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x),
-    Iadd64(OpIadd64), Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a),
-    Idp4a(OpIdp4a), Igmma(OpIgmma), IgmmaR(OpIgmmaR), IgmmaSp(OpIgmmaSp),
-    IgmmaSpR(OpIgmmaSpR), Imad(OpImad), ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50),
-    ImadSm50(OpImadSm50), ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx),
-    Imma(OpImma), ImmaSp(OpImmaSp), Imnmx(OpImnmx), Imnmx64(OpImnmx64), Imul(OpImul),
-    Imul32i(OpImul32i), Ipa(OpIpa), IpaIdxSm50(OpIpaIdxSm50), IpaSm50(OpIpaSm50),
-    Isberd(OpIsberd), Isbewr(OpIsbewr), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
-    Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Kil(OpKil), Kill(OpKill),
-    Ldc(OpLdc), Ldcu(OpLdcu), Ldg(OpLdg), Ldg256(OpLdg256), Ldgdepbar(OpLdgdepbar),
-    Ldgmc(OpLdgmc), Ldgsts(OpLdgsts), Ldl(OpLdl), Lds(OpLds), Ldsm(OpLdsm), Lea(OpLea),
-    LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50),
-    LeaX(OpLeaX), Lepc(OpLepc), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
-    MatchAll(OpMatchAll), MatchAny(OpMatchAny), Membar(OpMembar),
-    MembarSm50(OpMembarSm50), Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64),
-    Mov64i(OpMov64i), Movm(OpMovm), Mufu(OpMufu), Nanosleep(OpNanosleep), Nop(OpNop),
-    Out(OpOut), P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt), Pixld(OpPixld),
-    PixldSm50(OpPixldSm50), Plop3(OpPlop3), Plop3Sign(OpPlop3Sign), Pmtrig(OpPmtrig),
-    Popc(OpPopc), Preexit(OpPreexit), Pret(OpPret), Prmt(OpPrmt), Pset(OpPset),
-    Psetp(OpPsetp), Qgmma(OpQgmma), QgmmaR(OpQgmmaR), QgmmaSp(OpQgmmaSp),
+    Iadd64(OpIadd64), Iadd64x(OpIadd64x), IaddPoSm50(OpIaddPoSm50), Iaddx(OpIaddx),
+    Icmp(OpIcmp), Idp2a(OpIdp2a), Idp4a(OpIdp4a), Igmma(OpIgmma), IgmmaR(OpIgmmaR),
+    IgmmaSp(OpIgmmaSp), IgmmaSpR(OpIgmmaSpR), Imad(OpImad), ImadHi(OpImadHi),
+    ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50), ImadWide(OpImadWide),
+    ImadWideX(OpImadWideX), Imadx(OpImadx), Imma(OpImma), ImmaSp(OpImmaSp),
+    Imnmx(OpImnmx), Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Ipa(OpIpa),
+    IpaIdxSm50(OpIpaIdxSm50), IpaSm50(OpIpaSm50), Isberd(OpIsberd), Isbewr(OpIsbewr),
+    Iscadd(OpIscadd), Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp),
+    Isetp64(OpIsetp64), Kil(OpKil), Kill(OpKill), Ldc(OpLdc), Ldcu(OpLdcu), Ldg(OpLdg),
+    Ldg256(OpLdg256), Ldgdepbar(OpLdgdepbar), Ldgmc(OpLdgmc), Ldgsts(OpLdgsts),
+    Ldl(OpLdl), Lds(OpLds), Ldsm(OpLdsm), Lea(OpLea), LeaHi(OpLeaHi),
+    LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50), LeaX(OpLeaX),
+    Lepc(OpLepc), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), MatchAll(OpMatchAll),
+    MatchAny(OpMatchAny), Membar(OpMembar), MembarSm50(OpMembarSm50), Mov(OpMov),
+    Mov32i(OpMov32i), Mov64(OpMov64), Mov64i(OpMov64i), Movm(OpMovm), Mufu(OpMufu),
+    Nanosleep(OpNanosleep), Nop(OpNop), Out(OpOut), P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt),
+    Pixld(OpPixld), PixldSm50(OpPixldSm50), Plop3(OpPlop3), Plop3Sign(OpPlop3Sign),
+    Pmtrig(OpPmtrig), Popc(OpPopc), Preexit(OpPreexit), Pret(OpPret), Prmt(OpPrmt),
+    Pset(OpPset), Psetp(OpPsetp), Qgmma(OpQgmma), QgmmaR(OpQgmmaR), QgmmaSp(OpQgmmaSp),
     QgmmaSpR(OpQgmmaSpR), Qmma(OpQmma), QmmaSp(OpQmmaSp), Qspc(OpQspc), R2p(OpR2p),
     R2ur(OpR2ur), R2urOr(OpR2urOr), Red(OpRed), RedSm50(OpRedSm50), Redas(OpRedas),
     RedgF(OpRedgF), Redux(OpRedux), Ret(OpRet), RetAbs(OpRetAbs), RetSm50(OpRetSm50),
@@ -6367,7 +6378,7 @@ fn decode_sm50_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xfe80000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpIadd32i, 0 > (w, sm)
     );
     try_form!(
@@ -6412,7 +6423,7 @@ fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
@@ -6431,12 +6442,12 @@ fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
+        w & 0xfec0000000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFfma, 8 > (w, sm)
     );
     try_form!(
-        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFfma, 8 > (w, sm)
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
         w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 60 | 61 | 62) =>
@@ -6458,12 +6469,12 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
-    );
-    try_form!(
         w & 0xfe98000000000000 == 0x3418000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpImadPoSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
         w & 0xfe80000000000000 == 0x3400000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -6525,12 +6536,12 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpIsetp, 5 > (w, sm)
     );
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
-    );
-    try_form!(
         w & 0xffc0000000000000 == 0x3600000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpXmad, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => decode_form:: < OpLdg,
@@ -6588,7 +6599,7 @@ fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpIsetp, 5 > (w, sm)
     );
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
@@ -6615,10 +6626,6 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpI2i, 1 > (w, sm)
     );
     try_form!(
-        w & 0xfef8990000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShr, 1 > (w, sm)
-    );
-    try_form!(
         w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpF2iSm50, 2 > (w, sm)
     );
@@ -6627,24 +6634,16 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpF2fSm50, 2 > (w, sm)
     );
     try_form!(
-        w & 0xfef8810000000000 == 0x3830000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xfefb000000000000 == 0x3813000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpIaddPoSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8010000000000 == 0x3830000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpFlo, 5 > (w, sm)
     );
     try_form!(
-        w & 0xfefd000000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xfef9000000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpIadd, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef8880000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShl, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef8800000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFadd, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef8800000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFmnmx, 13 > (w, sm)
     );
     try_form!(
         w & 0xfef9000000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -6679,6 +6678,14 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpDmul, 8 > (w, sm)
     );
     try_form!(
+        w & 0xfef8000000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFadd, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFmnmx, 13 > (w, sm)
+    );
+    try_form!(
         w & 0xfef8000000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpFmul, 5 > (w, sm)
     );
@@ -6711,7 +6718,15 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpSel, 5 > (w, sm)
     );
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xfef8000000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShl, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
@@ -6726,7 +6741,7 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
@@ -6741,7 +6756,7 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
@@ -6775,7 +6790,7 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xffc0000000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpFfma, 9 > (w, sm)
     );
     try_form!(
@@ -6876,28 +6891,8 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpFchk, 6 > (w, sm)
     );
     try_form!(
-        w & 0xfff8990000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShr, 2 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff8880000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShl, 2 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFadd, 6 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFlo, 6 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFmnmx, 14 > (w, sm)
-    );
-    try_form!(
-        w & 0xfffc000000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpIadd, 2 > (w, sm)
+        w & 0xfffb000000000000 == 0x4c13000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpIaddPoSm50, 2 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x4c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -6928,6 +6923,18 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpF2iSm50, 1 > (w, sm)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFadd, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFlo, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFmnmx, 14 > (w, sm)
+    );
+    try_form!(
         w & 0xfff8000000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpFmul, 6 > (w, sm)
     );
@@ -6938,6 +6945,10 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000000000000 == 0x4ce0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpI2i, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpIadd, 2 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -6978,6 +6989,14 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpSel, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShl, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShr, 2 > (w, sm)
     );
     try_form!(
         w & 0xfff0000000000000 == 0x4cc0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -7057,7 +7076,7 @@ fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xffc0000000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpFfma, 10 > (w, sm)
     );
     try_form!(
@@ -7213,7 +7232,7 @@ fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
@@ -7232,12 +7251,12 @@ fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
+        w & 0xffc0000000000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFfma, 7 > (w, sm)
     );
     try_form!(
-        w & 0xffc0800000000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFfma, 7 > (w, sm)
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
         w & 0xff80000000000000 == 0x5900000000000000 && matches!(sm, 60 | 61 | 62) =>
@@ -7259,12 +7278,12 @@ fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
-    );
-    try_form!(
         w & 0xff98000000000000 == 0x5a18000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpImadPoSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
         w & 0xff80000000000000 == 0x5a00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -7334,7 +7353,7 @@ fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpIsetp, 4 > (w, sm)
     );
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
@@ -7357,28 +7376,8 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpFchk, 4 > (w, sm)
     );
     try_form!(
-        w & 0xfff8990000000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShr, 0 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff8880000000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpShl, 0 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFadd, 4 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFlo, 4 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpFmnmx, 12 > (w, sm)
-    );
-    try_form!(
-        w & 0xfffc000000000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpIadd, 0 > (w, sm)
+        w & 0xfffb000000000000 == 0x5c13000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpIaddPoSm50, 0 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -7409,6 +7408,18 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpF2iSm50, 0 > (w, sm)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFadd, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFlo, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFmnmx, 12 > (w, sm)
+    );
+    try_form!(
         w & 0xfff8000000000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpFmul, 4 > (w, sm)
     );
@@ -7419,6 +7430,10 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000000000000 == 0x5ce0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpI2i, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpIadd, 0 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -7461,11 +7476,19 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpSel, 4 > (w, sm)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShl, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpShr, 0 > (w, sm)
+    );
+    try_form!(
         w & 0xfff0000000000000 == 0x5cc0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpIadd3, 4 > (w, sm)
     );
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
@@ -7500,7 +7523,7 @@ fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
         62) => decode_form:: < OpHsetp2, 8 > (w, sm)
     );
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
@@ -7515,7 +7538,7 @@ fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
@@ -8994,7 +9017,7 @@ fn print_sm50_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xfe80000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpIadd32i, 0 > (w, sm, at, out)
     );
     try_form!(
@@ -9039,7 +9062,7 @@ fn print_sm50_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
@@ -9058,12 +9081,12 @@ fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+        w & 0xfec0000000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 60 | 61 | 62) =>
@@ -9085,12 +9108,12 @@ fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0xfe98000000000000 == 0x3418000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpImadPoSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfe80000000000000 == 0x3400000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9152,12 +9175,12 @@ fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpIsetp, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0xffc0000000000000 == 0x3600000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpXmad, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0 == 0 && matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) => print_form_bundled:: <
@@ -9215,7 +9238,7 @@ fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpIsetp, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
@@ -9242,10 +9265,6 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfef8990000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpF2iSm50, 2 > (w, sm, at, out)
     );
@@ -9254,24 +9273,16 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpF2fSm50, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfef8810000000000 == 0x3830000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xfefb000000000000 == 0x3813000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpIaddPoSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8010000000000 == 0x3830000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfefd000000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xfef9000000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef8880000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef8800000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef8800000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef9000000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9306,6 +9317,14 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpDmul, 8 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfef8000000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfef8000000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
     );
@@ -9338,7 +9357,15 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xfef8000000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
@@ -9353,7 +9380,7 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
@@ -9368,7 +9395,7 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf0fa800000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf0f8000000000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
@@ -9402,7 +9429,7 @@ fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xffc0000000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpFfma, 9 > (w, sm, at, out)
     );
     try_form!(
@@ -9503,28 +9530,8 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpFchk, 6 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfff8990000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShr, 2 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff8880000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShl, 2 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFadd, 6 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFlo, 6 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFmnmx, 14 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfffc000000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpIadd, 2 > (w, sm, at, out)
+        w & 0xfffb000000000000 == 0x4c13000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpIaddPoSm50, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x4c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9555,6 +9562,18 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpF2iSm50, 1 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFadd, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFlo, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFmnmx, 14 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff8000000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpFmul, 6 > (w, sm, at, out)
     );
@@ -9565,6 +9584,10 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000000000000 == 0x4ce0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpI2i, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpIadd, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9605,6 +9628,14 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpSel, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShl, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShr, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff0000000000000 == 0x4cc0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9684,7 +9715,7 @@ fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xffc0000000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpFfma, 10 > (w, sm, at, out)
     );
     try_form!(
@@ -9840,7 +9871,7 @@ fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
@@ -9859,12 +9890,12 @@ fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+        w & 0xffc0000000000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFfma, 7 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xffc0800000000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFfma, 7 > (w, sm, at, out)
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
         w & 0xff80000000000000 == 0x5900000000000000 && matches!(sm, 60 | 61 | 62) =>
@@ -9886,12 +9917,12 @@ fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0xff98000000000000 == 0x5a18000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpImadPoSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
         w & 0xff80000000000000 == 0x5a00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -9961,7 +9992,7 @@ fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpIsetp, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
@@ -9984,28 +10015,8 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpFchk, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfff8990000000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShr, 0 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff8880000000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpShl, 0 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFadd, 4 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFlo, 4 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff8800000000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpFmnmx, 12 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfffc000000000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpIadd, 0 > (w, sm, at, out)
+        w & 0xfffb000000000000 == 0x5c13000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpIaddPoSm50, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5c00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -10036,6 +10047,18 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpF2iSm50, 0 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFadd, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFlo, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFmnmx, 12 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff8000000000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpFmul, 4 > (w, sm, at, out)
     );
@@ -10046,6 +10069,10 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000000000000 == 0x5ce0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpI2i, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpIadd, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -10088,11 +10115,19 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpSel, 4 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShl, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpShr, 0 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff0000000000000 == 0x5cc0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpIadd3, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
@@ -10127,7 +10162,7 @@ fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         62) => print_form_bundled:: < OpHsetp2, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
@@ -10142,7 +10177,7 @@ fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf8fa800000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        w & 0xf8f8000000000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
@@ -30656,16 +30691,16 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff7fe1cff3fffff0000000000, 0, [GPR, UGPR]
     ),
     form_info!(
-        "fadd", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8800000000000,
+        "fadd", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x5c58000000000000, 0xe7ff0000000, 0, [GPR, GPR]
     ),
     form_info!(
-        "fadd", "i", 5, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8800000000000,
+        "fadd", "i", 5, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8000000000000,
         0x3858000000000000, 0xe0000000000, 0, [GPR, IMM]; (50..= 62, [(0x7f80000000,
         0x7f80000000)], 0x7ff00000, 0x7ff00000, 0x7ff00000)
     ),
     form_info!(
-        "fadd", "c", 6, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8800000000000,
+        "fadd", "c", 6, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x4c58000000000000, 0xe0000000000, 0, [GPR, CBUF]
     ),
     form_info!(
@@ -30794,20 +30829,20 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff7fe00003fffff0000000000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
-        "ffma", "r", 7, Sm50, [50, 52, 53, 60, 61, 62], 0xffc0800000000000,
+        "ffma", "r", 7, Sm50, [50, 52, 53, 60, 61, 62], 0xffc0000000000000,
         0x5980000000000000, 0x7ff0000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
-        "ffma", "i", 8, Sm50, [50, 52, 53, 60, 61, 62], 0xfec0800000000000,
+        "ffma", "i", 8, Sm50, [50, 52, 53, 60, 61, 62], 0xfec0000000000000,
         0x3280000000000000, 0, 0, [GPR, IMM, GPR]; (50..= 62, [(0x7f80000000,
         0x7f80000000)], 0x7ff00000, 0x7ff00000, 0x7ff00000)
     ),
     form_info!(
-        "ffma", "c", 9, Sm50, [50, 52, 53, 60, 61, 62], 0xffc0800000000000,
+        "ffma", "c", 9, Sm50, [50, 52, 53, 60, 61, 62], 0xffc0000000000000,
         0x4980000000000000, 0, 0, [GPR, CBUF, GPR]
     ),
     form_info!(
-        "ffma", "c2", 10, Sm50, [50, 52, 53, 60, 61, 62], 0xffc0800000000000,
+        "ffma", "c2", 10, Sm50, [50, 52, 53, 60, 61, 62], 0xffc0000000000000,
         0x5180000000000000, 0, 0, [GPR, GPR, CBUF]
     ),
     form_info!(
@@ -30852,15 +30887,15 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff7f1f9ff7fffff00ff000000, 0, [UGPR]
     ),
     form_info!(
-        "flo", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8800000000000,
+        "flo", "r", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x5c30000000000000, 0x67cfff000ff00, 0, [GPR]
     ),
     form_info!(
-        "flo", "i", 5, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8810000000000,
+        "flo", "i", 5, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8010000000000,
         0x3830000000000000, 0x67c800000ff00, 0, [IMM]
     ),
     form_info!(
-        "flo", "c", 6, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8800000000000,
+        "flo", "c", 6, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x4c30000000000000, 0x67c800000ff00, 0, [CBUF]
     ),
     form_info!(
@@ -30925,16 +30960,16 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff078fcff3fffff0000000000, 0, [GPR, UGPR, PRED]
     ),
     form_info!(
-        "fmnmx", "r", 12, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8800000000000,
+        "fmnmx", "r", 12, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x5c60000000000000, 0x4087ff0000000, 0, [GPR, GPR, PRED]
     ),
     form_info!(
-        "fmnmx", "i", 13, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8800000000000,
+        "fmnmx", "i", 13, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8000000000000,
         0x3860000000000000, 0x4080000000000, 0, [GPR, IMM, PRED]; (50..= 62,
         [(0x7f80000000, 0x7f80000000)], 0x7ff00000, 0x7ff00000, 0x7ff00000)
     ),
     form_info!(
-        "fmnmx", "c", 14, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8800000000000,
+        "fmnmx", "c", 14, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x4c60000000000000, 0x4080000000000, 0, [GPR, CBUF, PRED]
     ),
     form_info!(
@@ -32207,15 +32242,15 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff7ffffffffffff00ff000000, 0, [UGPR]
     ),
     form_info!(
-        "iadd", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfffc000000000000,
+        "iadd", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x5c10000000000000, 0x77fff0000000, 0, [GPR, GPR]
     ),
     form_info!(
-        "iadd", "i", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfefd000000000000,
+        "iadd", "i", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfef9000000000000,
         0x3810000000000000, 0x778000000000, 0, [GPR, IMM]
     ),
     form_info!(
-        "iadd", "c", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfffc000000000000,
+        "iadd", "c", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x4c10000000000000, 0x778000000000, 0, [GPR, CBUF]
     ),
     form_info!(
@@ -32320,7 +32355,7 @@ pub const FORMS: &[FormInfo] = &[
         0x4cc0000000000000, 0, 0, [GPR, CBUF, GPR]
     ),
     form_info!(
-        "iadd32i", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfec0000000000000,
+        "iadd32i", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfe80000000000000,
         0x1c00000000000000, 0, 0, [GPR, IMM]
     ),
     form_info!(
@@ -32425,6 +32460,18 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "iadd64x", "rur", 2, Sm70, [107, 120, 121], 0x80006000000000000000fff,
         0x80006000000000000000c35, 0x1fff071f8ff7fffff0000000000, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "iadd_po_sm50", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfffb000000000000,
+        0x5c13000000000000, 0x77fff0000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "iadd_po_sm50", "i", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfefb000000000000,
+        0x3813000000000000, 0x778000000000, 0, [GPR, IMM]
+    ),
+    form_info!(
+        "iadd_po_sm50", "c", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfffb000000000000,
+        0x4c13000000000000, 0x778000000000, 0, [GPR, CBUF]
     ),
     form_info!(
         "iaddx", "rrr", 0, Sm70, [107, 120, 121], 0x80006000000000000000fff,
@@ -34394,11 +34441,11 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff7fee100ffffff0000000000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
-        "shf", "fixed", 7, Sm50, [50, 52, 53, 60, 61, 62], 0xf8fa800000000000,
+        "shf", "fixed", 7, Sm50, [50, 52, 53, 60, 61, 62], 0xf8f8000000000000,
         0x58f8000000000000, 0x1ff0000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
-        "shf", "fixed", 8, Sm50, [50, 52, 53, 60, 61, 62], 0xf0fa800000000000,
+        "shf", "fixed", 8, Sm50, [50, 52, 53, 60, 61, 62], 0xf0f8000000000000,
         0x30f8000000000000, 0x100001ffc000000, 0, [GPR, IMM, GPR]
     ),
     form_info!(
@@ -34454,27 +34501,27 @@ pub const FORMS: &[FormInfo] = &[
         0xef10000030000000, 0x80030e000000, 0, [GPR, IMM, IMM]
     ),
     form_info!(
-        "shl", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8880000000000,
+        "shl", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x5c48000000000000, 0x7777ff0000000, 0, [GPR, GPR]
     ),
     form_info!(
-        "shl", "i", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8880000000000,
+        "shl", "i", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8000000000000,
         0x3848000000000000, 0x7770000000000, 0, [GPR, IMM]
     ),
     form_info!(
-        "shl", "c", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8880000000000,
+        "shl", "c", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x4c48000000000000, 0x7770000000000, 0, [GPR, CBUF]
     ),
     form_info!(
-        "shr", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8990000000000,
+        "shr", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x5c28000000000000, 0x6667ff0000000, 0, [GPR, GPR]
     ),
     form_info!(
-        "shr", "i", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8990000000000,
+        "shr", "i", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfef8000000000000,
         0x3828000000000000, 0x6660000000000, 0, [GPR, IMM]
     ),
     form_info!(
-        "shr", "c", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8990000000000,
+        "shr", "c", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x4c28000000000000, 0x6660000000000, 0, [GPR, CBUF]
     ),
     form_info!(
@@ -36641,6 +36688,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_iadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd64x.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iadd_po_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iaddx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_icmp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_idp2a.rs"));

@@ -19,6 +19,8 @@ pub struct OpFadd {
     pub rnd: Rnd,
     /// Modifier.  (isa-spec/spec/ops/alu/fadd.toml:30)
     pub sat: bool,
+    /// Modifier. Maxwell/Pascal: also write the CC flags; printed on d (bit 47). (isa-spec/spec/ops/alu/fadd.toml:35)
+    pub cc: bool,
 }
 op_fields!(OpFadd, [a, b], [d]);
 /// Spec: isa-spec/spec/ops/alu/fadd.toml:2.
@@ -54,11 +56,12 @@ impl OpFadd {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:58; form at isa-spec/spec/ops/alu/fadd.toml:74).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:68; form at isa-spec/spec/ops/alu/fadd.toml:84).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = {
             let strict: u128 = match sm {
                 75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
@@ -79,10 +82,11 @@ impl OpFadd {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:68 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:78 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
@@ -93,7 +97,7 @@ impl OpFadd {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:68; form at isa-spec/spec/ops/alu/fadd.toml:74).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:78; form at isa-spec/spec/ops/alu/fadd.toml:84).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -108,7 +112,7 @@ impl OpFadd {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fadd.toml:68; form at isa-spec/spec/ops/alu/fadd.toml:74).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fadd.toml:78; form at isa-spec/spec/ops/alu/fadd.toml:84).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -125,7 +129,7 @@ impl OpFadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:68; form at isa-spec/spec/ops/alu/fadd.toml:74).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:78; form at isa-spec/spec/ops/alu/fadd.toml:84).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -142,7 +146,7 @@ impl OpFadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:86 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:96 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -154,12 +158,13 @@ impl OpFadd {
         w |= u128::from(self.ftz) << 44;
         w |= u128::from(self.b.neg) << 45;
         w |= u128::from(self.a.abs) << 46;
+        w |= u128::from(self.cc) << 47;
         w |= u128::from(self.a.neg) << 48;
         w |= u128::from(self.b.abs) << 49;
         w |= u128::from(self.sat) << 50;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:86; form at isa-spec/spec/ops/alu/fadd.toml:92).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:96; form at isa-spec/spec/ops/alu/fadd.toml:102).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c58000000000000 | (c.raw & 0xe7ff0000000)
@@ -167,7 +172,7 @@ impl OpFadd {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:86; form at isa-spec/spec/ops/alu/fadd.toml:92).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:96; form at isa-spec/spec/ops/alu/fadd.toml:102).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3858000000000000 | (c.raw & 0xe0000000000)
@@ -179,7 +184,7 @@ impl OpFadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:86; form at isa-spec/spec/ops/alu/fadd.toml:92).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:96; form at isa-spec/spec/ops/alu/fadd.toml:102).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c58000000000000 | (c.raw & 0xe0000000000)
@@ -188,7 +193,7 @@ impl OpFadd {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fadd.toml:58; form at isa-spec/spec/ops/alu/fadd.toml:74).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fadd.toml:68; form at isa-spec/spec/ops/alu/fadd.toml:84).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -201,10 +206,11 @@ impl OpFadd {
         let ftz: bool = bit(w, 80);
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
-        let o = Self { d, a, b, ftz, rnd, sat };
+        let cc: bool = false;
+        let o = Self { d, a, b, ftz, rnd, sat, cc };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:68 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:78 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -214,6 +220,7 @@ impl OpFadd {
         let ftz: bool = bit(w, 80);
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
+        let cc: bool = false;
         Some(Self {
             d,
             a,
@@ -221,16 +228,17 @@ impl OpFadd {
             ftz,
             rnd,
             sat,
+            cc,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/fadd.toml:68; form at isa-spec/spec/ops/alu/fadd.toml:74).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/fadd.toml:78; form at isa-spec/spec/ops/alu/fadd.toml:84).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1cff0000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/fadd.toml:68; form at isa-spec/spec/ops/alu/fadd.toml:74).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/fadd.toml:78; form at isa-spec/spec/ops/alu/fadd.toml:84).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -239,7 +247,7 @@ impl OpFadd {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe1cff380000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/fadd.toml:68; form at isa-spec/spec/ops/alu/fadd.toml:74).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/fadd.toml:78; form at isa-spec/spec/ops/alu/fadd.toml:84).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -248,7 +256,7 @@ impl OpFadd {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe1cff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:86 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:96 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -258,6 +266,7 @@ impl OpFadd {
         let ftz: bool = bit(w, 44);
         let rnd: Rnd = Rnd::from_index(bits(w, 39, 2) as usize)?;
         let sat: bool = bit(w, 50);
+        let cc: bool = bit(w, 47);
         Some(Self {
             d,
             a,
@@ -265,9 +274,10 @@ impl OpFadd {
             ftz,
             rnd,
             sat,
+            cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fadd.toml:86; form at isa-spec/spec/ops/alu/fadd.toml:92).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fadd.toml:96; form at isa-spec/spec/ops/alu/fadd.toml:102).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -276,7 +286,7 @@ impl OpFadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xe7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fadd.toml:86; form at isa-spec/spec/ops/alu/fadd.toml:92).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fadd.toml:96; form at isa-spec/spec/ops/alu/fadd.toml:102).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -292,7 +302,7 @@ impl OpFadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xe0000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fadd.toml:86; form at isa-spec/spec/ops/alu/fadd.toml:92).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fadd.toml:96; form at isa-spec/spec/ops/alu/fadd.toml:102).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -301,22 +311,39 @@ impl OpFadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xe0000000000)))
     }
-    /// Parse one tokenized line of syntax `FADD` (isa-spec/spec/ops/alu/fadd.toml:43); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FADD` (isa-spec/spec/ops/alu/fadd.toml:50); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FADD"]])?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
         let rnd: Rnd = take_enum_suffix(rest, &mut cur, &Rnd::ALL, |v| v.text_sm(sm))?;
         let sat: bool = take_suffix(rest, &mut cur, ".SAT");
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 3, 0usize));
-        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let d = {
+            let tok = at.take();
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
+            asm_try!(dst_operand(tok, "d", false))
+        };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F32));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
         let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
-        let op = Self { d, a, b, ftz, rnd, sat };
+        let op = Self { d, a, b, ftz, rnd, sat, cc };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
@@ -336,13 +363,21 @@ impl OpFadd {
         let ftz = self.ftz;
         let rnd = self.rnd;
         let sat = self.sat;
+        let cc = self.cc;
+        if cc {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "fadd", sm, "cc"),
+                ),
+            );
+        }
         let out_d: f32 = fadd_f32(a, b, rnd, ftz, sat);
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpFadd {}
 impl FlowOp for OpFadd {}
-/// Spec: isa-spec/spec/ops/alu/fadd.toml:37.
+/// Spec: isa-spec/spec/ops/alu/fadd.toml:44.
 impl SchedOp for OpFadd {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
@@ -371,7 +406,7 @@ impl Forms for OpFadd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fadd.toml:43.
+    /// Spec: isa-spec/spec/ops/alu/fadd.toml:50.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };
@@ -388,7 +423,12 @@ impl Forms for OpFadd {
             out.push_str(".SAT");
         }
         out.push_str(" ");
-        write_reg(out, self.d);
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
         out.push_str(", ");
         write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
         out.push_str(", ");
@@ -398,6 +438,15 @@ impl Forms for OpFadd {
 }
 /// Spec: isa-spec/spec/ops/alu/fadd.toml:2.
 impl Legalize for OpFadd {
+    fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let ftz = self.ftz;
+        let rnd = self.rnd;
+        let sat = self.sat;
+        let cc = self.cc;
+        match family_of(sm) {
+            _ => (false, cc),
+        }
+    }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();
         {
@@ -412,6 +461,9 @@ impl Legalize for OpFadd {
             return None;
         }
         if self.sat != false {
+            return None;
+        }
+        if self.cc != false {
             return None;
         }
         Some(

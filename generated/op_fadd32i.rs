@@ -144,6 +144,7 @@ impl Legalize for OpFadd32i {
                 ftz: self.ftz,
                 rnd: Rnd::Rn,
                 sat: false,
+                cc: false,
             }),
         )
     }

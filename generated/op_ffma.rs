@@ -21,6 +21,8 @@ pub struct OpFfma {
     pub rnd: Rnd,
     /// Modifier.  (isa-spec/spec/ops/alu/ffma.toml:35)
     pub sat: bool,
+    /// Modifier. Maxwell/Pascal: also write the CC flags; printed on d (bit 47). (isa-spec/spec/ops/alu/ffma.toml:40)
+    pub cc: bool,
 }
 op_fields!(OpFfma, [a, b, c], [d]);
 /// Spec: isa-spec/spec/ops/alu/ffma.toml:2.
@@ -61,10 +63,11 @@ impl OpFfma {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/ffma.toml:60 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ffma.toml:70 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
@@ -75,7 +78,7 @@ impl OpFfma {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:70; form at isa-spec/spec/ops/alu/ffma.toml:75).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -96,7 +99,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:70; form at isa-spec/spec/ops/alu/ffma.toml:75).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -115,7 +118,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ffma.toml:70; form at isa-spec/spec/ops/alu/ffma.toml:75).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -136,7 +139,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:70; form at isa-spec/spec/ops/alu/ffma.toml:75).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -157,7 +160,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:70; form at isa-spec/spec/ops/alu/ffma.toml:75).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -176,7 +179,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ffma.toml:70; form at isa-spec/spec/ops/alu/ffma.toml:75).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -197,7 +200,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:70; form at isa-spec/spec/ops/alu/ffma.toml:75).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -218,7 +221,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/ffma.toml:76 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ffma.toml:86 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -227,6 +230,7 @@ impl OpFfma {
         let mut w: u128 = 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= u128::from(self.cc) << 47;
         w |= u128::from(self.b.neg) << 48;
         w |= u128::from(self.c.neg) << 49;
         w |= u128::from(self.sat) << 50;
@@ -234,7 +238,7 @@ impl OpFfma {
         w |= u128::from(self.ftz) << 53;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:76; form at isa-spec/spec/ops/alu/ffma.toml:80).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:86; form at isa-spec/spec/ops/alu/ffma.toml:90).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5980000000000000 | (c.raw & 0x7ff0000000)
@@ -243,7 +247,7 @@ impl OpFfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:76; form at isa-spec/spec/ops/alu/ffma.toml:80).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:86; form at isa-spec/spec/ops/alu/ffma.toml:90).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3280000000000000 | self.encode_e1(sm, c)?;
@@ -255,7 +259,7 @@ impl OpFfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:76; form at isa-spec/spec/ops/alu/ffma.toml:80).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:86; form at isa-spec/spec/ops/alu/ffma.toml:90).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4980000000000000 | self.encode_e1(sm, c)?;
@@ -264,7 +268,7 @@ impl OpFfma {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:76; form at isa-spec/spec/ops/alu/ffma.toml:80).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:86; form at isa-spec/spec/ops/alu/ffma.toml:90).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5180000000000000 | self.encode_e1(sm, c)?;
@@ -273,7 +277,7 @@ impl OpFfma {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ffma.toml:60 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ffma.toml:70 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -283,6 +287,7 @@ impl OpFfma {
         let ftz: bool = bit(w, 80);
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
+        let cc: bool = false;
         Some(Self {
             d,
             a,
@@ -291,9 +296,10 @@ impl OpFfma {
             ftz,
             rnd,
             sat,
+            cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/ffma.toml:70; form at isa-spec/spec/ops/alu/ffma.toml:75).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -305,7 +311,7 @@ impl OpFfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00003fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/ffma.toml:70; form at isa-spec/spec/ops/alu/ffma.toml:75).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -315,7 +321,7 @@ impl OpFfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/ffma.toml:70; form at isa-spec/spec/ops/alu/ffma.toml:75).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -327,7 +333,7 @@ impl OpFfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe0000380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/ffma.toml:70; form at isa-spec/spec/ops/alu/ffma.toml:75).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -339,7 +345,7 @@ impl OpFfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00003fffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/ffma.toml:70; form at isa-spec/spec/ops/alu/ffma.toml:75).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -349,7 +355,7 @@ impl OpFfma {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/ffma.toml:70; form at isa-spec/spec/ops/alu/ffma.toml:75).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -361,7 +367,7 @@ impl OpFfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe0000380000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/ffma.toml:60; form at isa-spec/spec/ops/alu/ffma.toml:65).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/ffma.toml:70; form at isa-spec/spec/ops/alu/ffma.toml:75).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -373,7 +379,7 @@ impl OpFfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00003fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/ffma.toml:76 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ffma.toml:86 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -381,6 +387,7 @@ impl OpFfma {
         let ftz: bool = bit(w, 53);
         let rnd: Rnd = Rnd::from_index(bits(w, 51, 2) as usize)?;
         let sat: bool = bit(w, 50);
+        let cc: bool = bit(w, 47);
         Some(Self {
             d,
             a,
@@ -389,9 +396,10 @@ impl OpFfma {
             ftz,
             rnd,
             sat,
+            cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/ffma.toml:76; form at isa-spec/spec/ops/alu/ffma.toml:80).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/ffma.toml:86; form at isa-spec/spec/ops/alu/ffma.toml:90).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -401,7 +409,7 @@ impl OpFfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/ffma.toml:76; form at isa-spec/spec/ops/alu/ffma.toml:80).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/ffma.toml:86; form at isa-spec/spec/ops/alu/ffma.toml:90).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -418,7 +426,7 @@ impl OpFfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/ffma.toml:76; form at isa-spec/spec/ops/alu/ffma.toml:80).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/ffma.toml:86; form at isa-spec/spec/ops/alu/ffma.toml:90).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -427,7 +435,7 @@ impl OpFfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/alu/ffma.toml:76; form at isa-spec/spec/ops/alu/ffma.toml:80).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/ffma.toml:86; form at isa-spec/spec/ops/alu/ffma.toml:90).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -436,23 +444,49 @@ impl OpFfma {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FFMA` (isa-spec/spec/ops/alu/ffma.toml:48); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FFMA` (isa-spec/spec/ops/alu/ffma.toml:55); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FFMA"]])?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
         let rnd: Rnd = take_enum_suffix(rest, &mut cur, &Rnd::ALL, |v| v.text_sm(sm))?;
         let sat: bool = take_suffix(rest, &mut cur, ".SAT");
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
-        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let d = {
+            let tok = at.take();
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
+            asm_try!(dst_operand(tok, "d", false))
+        };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F32));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::F32));
         let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "c"]));
-        let op = Self { d, a, b, c, ftz, rnd, sat };
+        let op = Self {
+            d,
+            a,
+            b,
+            c,
+            ftz,
+            rnd,
+            sat,
+            cc,
+        };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
@@ -477,13 +511,21 @@ impl OpFfma {
         let ftz = self.ftz;
         let rnd = self.rnd;
         let sat = self.sat;
+        let cc = self.cc;
+        if cc {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "ffma", sm, "cc"),
+                ),
+            );
+        }
         let out_d: f32 = ffma_f32(a, b, c, rnd, ftz, sat);
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpFfma {}
 impl FlowOp for OpFfma {}
-/// Spec: isa-spec/spec/ops/alu/ffma.toml:42.
+/// Spec: isa-spec/spec/ops/alu/ffma.toml:49.
 impl SchedOp for OpFfma {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
@@ -513,7 +555,7 @@ impl Forms for OpFfma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/ffma.toml:48.
+    /// Spec: isa-spec/spec/ops/alu/ffma.toml:55.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -533,7 +575,12 @@ impl Forms for OpFfma {
             out.push_str(".SAT");
         }
         out.push_str(" ");
-        write_reg(out, self.d);
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
         out.push_str(", ");
         write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
         out.push_str(", ");
@@ -545,6 +592,15 @@ impl Forms for OpFfma {
 }
 /// Spec: isa-spec/spec/ops/alu/ffma.toml:2.
 impl Legalize for OpFfma {
+    fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let ftz = self.ftz;
+        let rnd = self.rnd;
+        let sat = self.sat;
+        let cc = self.cc;
+        match family_of(sm) {
+            _ => (false, cc),
+        }
+    }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();
         {
@@ -556,6 +612,9 @@ impl Legalize for OpFfma {
     }
     fn to_wide(&self) -> Option<Op> {
         if self.rnd != Rnd::Rn {
+            return None;
+        }
+        if self.cc != false {
             return None;
         }
         Some(

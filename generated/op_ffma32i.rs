@@ -171,6 +171,7 @@ impl Legalize for OpFfma32i {
                 ftz: self.ftz,
                 rnd: Rnd::Rn,
                 sat: self.sat,
+                cc: false,
             }),
         )
     }

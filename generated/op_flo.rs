@@ -17,6 +17,8 @@ pub struct OpFlo {
     pub ty: FloType,
     /// Modifier.  (isa-spec/spec/ops/alu/flo.toml:26)
     pub sh: bool,
+    /// Modifier. Maxwell/Pascal: also write the CC flags; printed on d (bit 47). (isa-spec/spec/ops/alu/flo.toml:31)
+    pub cc: bool,
 }
 op_fields!(OpFlo, [b], [pd, d]);
 /// Spec: isa-spec/spec/ops/alu/flo.toml:3.
@@ -54,9 +56,10 @@ impl OpFlo {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/flo.toml:54 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/flo.toml:64 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        only_default(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.ty.index() as u128) << 73;
@@ -64,7 +67,7 @@ impl OpFlo {
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/flo.toml:54; form at isa-spec/spec/ops/alu/flo.toml:62).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/flo.toml:64; form at isa-spec/spec/ops/alu/flo.toml:72).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -80,7 +83,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/flo.toml:54; form at isa-spec/spec/ops/alu/flo.toml:62).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/flo.toml:64; form at isa-spec/spec/ops/alu/flo.toml:72).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +98,7 @@ impl OpFlo {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/flo.toml:54; form at isa-spec/spec/ops/alu/flo.toml:62).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/flo.toml:64; form at isa-spec/spec/ops/alu/flo.toml:72).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -111,7 +114,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/flo.toml:54; form at isa-spec/spec/ops/alu/flo.toml:62).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/flo.toml:64; form at isa-spec/spec/ops/alu/flo.toml:72).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -121,17 +124,18 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/flo.toml:83 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/flo.toml:93 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
         let mut w: u128 = 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.sh) << 41;
+        w |= u128::from(self.cc) << 47;
         w |= (self.ty.index() as u128) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:83; form at isa-spec/spec/ops/alu/flo.toml:89).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:93; form at isa-spec/spec/ops/alu/flo.toml:99).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -141,7 +145,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:83; form at isa-spec/spec/ops/alu/flo.toml:89).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:93; form at isa-spec/spec/ops/alu/flo.toml:99).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -154,7 +158,7 @@ impl OpFlo {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:83; form at isa-spec/spec/ops/alu/flo.toml:89).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:93; form at isa-spec/spec/ops/alu/flo.toml:99).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -165,16 +169,24 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/flo.toml:54 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/flo.toml:64 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let ty: FloType = FloType::from_index(bits(w, 73, 1) as usize)?;
         let sh: bool = bit(w, 74);
-        Some(Self { pd, d, b: Src::RZ, ty, sh })
+        let cc: bool = false;
+        Some(Self {
+            pd,
+            d,
+            b: Src::RZ,
+            ty,
+            sh,
+            cc,
+        })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/flo.toml:54; form at isa-spec/spec/ops/alu/flo.toml:62).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/flo.toml:64; form at isa-spec/spec/ops/alu/flo.toml:72).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -182,37 +194,45 @@ impl OpFlo {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f9ff7fffff00ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/flo.toml:54; form at isa-spec/spec/ops/alu/flo.toml:62).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/flo.toml:64; form at isa-spec/spec/ops/alu/flo.toml:72).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f9ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/flo.toml:54; form at isa-spec/spec/ops/alu/flo.toml:62).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/flo.toml:64; form at isa-spec/spec/ops/alu/flo.toml:72).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1f9ff780000ffff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/flo.toml:54; form at isa-spec/spec/ops/alu/flo.toml:62).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/flo.toml:64; form at isa-spec/spec/ops/alu/flo.toml:72).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f9ff7fffff00ff000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/flo.toml:83 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/flo.toml:93 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let pd: Reg = Reg::PT;
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let ty: FloType = FloType::from_index(bits(w, 48, 1) as usize)?;
         let sh: bool = bit(w, 41);
-        Some(Self { pd, d, b: Src::RZ, ty, sh })
+        let cc: bool = bit(w, 47);
+        Some(Self {
+            pd,
+            d,
+            b: Src::RZ,
+            ty,
+            sh,
+            cc,
+        })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/flo.toml:83; form at isa-spec/spec/ops/alu/flo.toml:89).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/flo.toml:93; form at isa-spec/spec/ops/alu/flo.toml:99).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -220,7 +240,7 @@ impl OpFlo {
             .with_not(bit(w, 40));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x67cfff000ff00)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/flo.toml:83; form at isa-spec/spec/ops/alu/flo.toml:89).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/flo.toml:93; form at isa-spec/spec/ops/alu/flo.toml:99).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -229,14 +249,14 @@ impl OpFlo {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x67c800000ff00)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/flo.toml:83; form at isa-spec/spec/ops/alu/flo.toml:89).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/flo.toml:93; form at isa-spec/spec/ops/alu/flo.toml:99).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_not(bit(w, 40));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x67c800000ff00)))
     }
-    /// Parse one tokenized line of syntax `FLO` (isa-spec/spec/ops/alu/flo.toml:38); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FLO` (isa-spec/spec/ops/alu/flo.toml:45); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FLO"]])?;
         let mut cur = 0usize;
@@ -247,11 +267,28 @@ impl OpFlo {
             |v| v.text_sm(sm),
         )?;
         let sh: bool = take_suffix(rest, &mut cur, ".SH");
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 2, 1usize));
-        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let d = {
+            let tok = at.take();
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
+            asm_try!(dst_operand(tok, "d", false))
+        };
         let pd = if at.optional(|tok| is_pred_token(tok)) {
             asm_try!(dst_operand(at.take(), "pd", true))
         } else {
@@ -260,7 +297,7 @@ impl OpFlo {
         };
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
         asm_try!(at.finish(& ["d", "pd", "b"]));
-        let op = Self { pd, d, b, ty, sh };
+        let op = Self { pd, d, b, ty, sh, cc };
         parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
@@ -272,6 +309,14 @@ impl OpFlo {
         let b: u32 = src_value(srcs, 0usize, &self.b)?;
         let ty = self.ty;
         let sh = self.sh;
+        let cc = self.cc;
+        if cc {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "flo", sm, "cc"),
+                ),
+            );
+        }
         let v = if ty == FloType::S32 && (b as i32) < 0 { !b } else { b };
         let lead = v.leading_zeros();
         let r = if v == 0 { u32::MAX } else if sh { lead } else { 31 - lead };
@@ -282,7 +327,7 @@ impl OpFlo {
 }
 impl MemOp for OpFlo {}
 impl FlowOp for OpFlo {}
-/// Spec: isa-spec/spec/ops/alu/flo.toml:30.
+/// Spec: isa-spec/spec/ops/alu/flo.toml:37.
 impl SchedOp for OpFlo {}
 /// Spec: isa-spec/spec/ops/alu/flo.toml:3.
 impl Encode for OpFlo {
@@ -301,7 +346,7 @@ impl Forms for OpFlo {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/flo.toml:38.
+    /// Spec: isa-spec/spec/ops/alu/flo.toml:45.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -312,7 +357,12 @@ impl Forms for OpFlo {
             out.push_str(".SH");
         }
         out.push_str(" ");
-        write_reg(out, self.d);
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
         if self.pd != Reg::PT {
             out.push_str(", ");
             write_reg(out, self.pd);
@@ -333,4 +383,13 @@ impl Forms for OpFlo {
     }
 }
 /// Spec: isa-spec/spec/ops/alu/flo.toml:3.
-impl Legalize for OpFlo {}
+impl Legalize for OpFlo {
+    fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let ty = self.ty;
+        let sh = self.sh;
+        let cc = self.cc;
+        match family_of(sm) {
+            _ => (false, cc),
+        }
+    }
+}

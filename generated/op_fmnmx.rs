@@ -21,6 +21,8 @@ pub struct OpFmnmx {
     pub nan: bool,
     /// Modifier.  (isa-spec/spec/ops/alu/fmnmx.toml:37)
     pub xorsign: bool,
+    /// Modifier. Maxwell/Pascal: also write the CC flags; printed on d (bit 47). (isa-spec/spec/ops/alu/fmnmx.toml:43)
+    pub cc: bool,
 }
 op_fields!(OpFmnmx, [a, b, p], [d]);
 /// Spec: isa-spec/spec/ops/alu/fmnmx.toml:2.
@@ -65,13 +67,14 @@ impl OpFmnmx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:62 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:72 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier nan", self.nan == false, sm)?;
         only_default(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
+        only_default(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
@@ -82,7 +85,7 @@ impl OpFmnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:62; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:72; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -98,7 +101,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:62; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:72; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -112,7 +115,7 @@ impl OpFmnmx {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:62; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:72; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -129,7 +132,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75] (isa-spec/spec/ops/alu/fmnmx.toml:62; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rur` on SM [75] (isa-spec/spec/ops/alu/fmnmx.toml:72; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -140,12 +143,13 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:81 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:91 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
+        only_default(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
@@ -157,7 +161,7 @@ impl OpFmnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:81; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -168,7 +172,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:81; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -177,7 +181,7 @@ impl OpFmnmx {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:81; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -189,7 +193,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:81; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -200,11 +204,12 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:91 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:101 pack alike.
     #[inline(always)]
     fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
@@ -217,7 +222,7 @@ impl OpFmnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:101; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -233,7 +238,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:101; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -247,7 +252,7 @@ impl OpFmnmx {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rcr` on SM [86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fmnmx.toml:101; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -264,7 +269,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:101; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -281,7 +286,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:99 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:109 pack alike.
     #[inline(always)]
     fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -297,11 +302,12 @@ impl OpFmnmx {
         w |= u128::from(self.ftz) << 44;
         w |= u128::from(self.b.neg) << 45;
         w |= u128::from(self.a.abs) << 46;
+        w |= u128::from(self.cc) << 47;
         w |= u128::from(self.a.neg) << 48;
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:99; form at isa-spec/spec/ops/alu/fmnmx.toml:103).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:109; form at isa-spec/spec/ops/alu/fmnmx.toml:113).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c60000000000000 | (c.raw & 0x4087ff0000000)
@@ -309,7 +315,7 @@ impl OpFmnmx {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:99; form at isa-spec/spec/ops/alu/fmnmx.toml:103).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:109; form at isa-spec/spec/ops/alu/fmnmx.toml:113).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3860000000000000 | (c.raw & 0x4080000000000)
@@ -321,7 +327,7 @@ impl OpFmnmx {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:99; form at isa-spec/spec/ops/alu/fmnmx.toml:103).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:109; form at isa-spec/spec/ops/alu/fmnmx.toml:113).
     #[inline(always)]
     fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c60000000000000 | (c.raw & 0x4080000000000)
@@ -330,7 +336,7 @@ impl OpFmnmx {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:62 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:72 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -342,6 +348,7 @@ impl OpFmnmx {
         let ftz: bool = bit(w, 80);
         let nan: bool = false;
         let xorsign: bool = false;
+        let cc: bool = false;
         Some(Self {
             d,
             a,
@@ -350,9 +357,10 @@ impl OpFmnmx {
             ftz,
             nan,
             xorsign,
+            cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:62; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:72; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -361,14 +369,14 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87efcff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:62; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:72; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87efcff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:62; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:72; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -377,7 +385,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87efcff380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:62; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:72; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -386,7 +394,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07efcff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:81 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:91 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -398,6 +406,7 @@ impl OpFmnmx {
         let ftz: bool = bit(w, 80);
         let nan: bool = bit(w, 81);
         let xorsign: bool = false;
+        let cc: bool = false;
         Some(Self {
             d,
             a,
@@ -406,9 +415,10 @@ impl OpFmnmx {
             ftz,
             nan,
             xorsign,
+            cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:81; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -417,14 +427,14 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07cfcff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:81; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07cfcff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:81; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -433,7 +443,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07cfcff380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:81; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -442,7 +452,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07cfcff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:91 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:101 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -454,6 +464,7 @@ impl OpFmnmx {
         let ftz: bool = bit(w, 80);
         let nan: bool = bit(w, 81);
         let xorsign: bool = bit(w, 82);
+        let cc: bool = false;
         Some(Self {
             d,
             a,
@@ -462,9 +473,10 @@ impl OpFmnmx {
             ftz,
             nan,
             xorsign,
+            cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:101; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -473,14 +485,14 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff078fcff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:101; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff078fcff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:101; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -489,7 +501,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff078fcff380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:91; form at isa-spec/spec/ops/alu/fmnmx.toml:69).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:101; form at isa-spec/spec/ops/alu/fmnmx.toml:79).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -498,7 +510,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff078fcff3fffff0000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:99 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:109 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -510,6 +522,7 @@ impl OpFmnmx {
         let ftz: bool = bit(w, 44);
         let nan: bool = false;
         let xorsign: bool = false;
+        let cc: bool = bit(w, 47);
         Some(Self {
             d,
             a,
@@ -518,9 +531,10 @@ impl OpFmnmx {
             ftz,
             nan,
             xorsign,
+            cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:99; form at isa-spec/spec/ops/alu/fmnmx.toml:103).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:109; form at isa-spec/spec/ops/alu/fmnmx.toml:113).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -529,7 +543,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4087ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:99; form at isa-spec/spec/ops/alu/fmnmx.toml:103).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:109; form at isa-spec/spec/ops/alu/fmnmx.toml:113).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -545,7 +559,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4080000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:99; form at isa-spec/spec/ops/alu/fmnmx.toml:103).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:109; form at isa-spec/spec/ops/alu/fmnmx.toml:113).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -554,18 +568,35 @@ impl OpFmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4080000000000)))
     }
-    /// Parse one tokenized line of syntax `FMNMX` (isa-spec/spec/ops/alu/fmnmx.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FMNMX` (isa-spec/spec/ops/alu/fmnmx.toml:58); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FMNMX"]])?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
         let nan: bool = take_suffix(rest, &mut cur, ".NAN");
         let xorsign: bool = take_suffix(rest, &mut cur, ".XORSIGN");
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
-        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let d = {
+            let tok = at.take();
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
+            asm_try!(dst_operand(tok, "d", false))
+        };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F32));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
         let p = asm_try!(src_operand(at.take(), "p", ImmStyle::Hex));
@@ -578,6 +609,7 @@ impl OpFmnmx {
             ftz,
             nan,
             xorsign,
+            cc,
         };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
@@ -602,13 +634,21 @@ impl OpFmnmx {
         let ftz = self.ftz;
         let nan = self.nan;
         let xorsign = self.xorsign;
+        let cc = self.cc;
+        if cc {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "fmnmx", sm, "cc"),
+                ),
+            );
+        }
         let out_d: f32 = fmnmx_f32(a, b, p, ftz, nan, xorsign);
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpFmnmx {}
 impl FlowOp for OpFmnmx {}
-/// Spec: isa-spec/spec/ops/alu/fmnmx.toml:45.
+/// Spec: isa-spec/spec/ops/alu/fmnmx.toml:52.
 impl SchedOp for OpFmnmx {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
@@ -640,7 +680,7 @@ impl Forms for OpFmnmx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fmnmx.toml:51.
+    /// Spec: isa-spec/spec/ops/alu/fmnmx.toml:58.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -661,7 +701,12 @@ impl Forms for OpFmnmx {
             out.push_str(".XORSIGN");
         }
         out.push_str(" ");
-        write_reg(out, self.d);
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
         out.push_str(", ");
         write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
         out.push_str(", ");
@@ -673,6 +718,15 @@ impl Forms for OpFmnmx {
 }
 /// Spec: isa-spec/spec/ops/alu/fmnmx.toml:2.
 impl Legalize for OpFmnmx {
+    fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let ftz = self.ftz;
+        let nan = self.nan;
+        let xorsign = self.xorsign;
+        let cc = self.cc;
+        match family_of(sm) {
+            _ => (false, cc),
+        }
+    }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();
         {

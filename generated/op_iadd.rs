@@ -19,6 +19,8 @@ pub struct OpIadd {
     pub cc: bool,
     /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/alu/iadd.toml:35)
     pub x: bool,
+    /// Modifier. Maxwell/Pascal: saturate the sum (bit 50; nvdisasm prints it before .X). The fold does not model it: refused. (isa-spec/spec/ops/alu/iadd.toml:42)
+    pub sat: bool,
 }
 op_fields!(OpIadd, [a, b], [d, co0]);
 /// Spec: isa-spec/spec/ops/alu/iadd.toml:2.
@@ -53,7 +55,7 @@ impl OpIadd {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/iadd.toml:87 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd.toml:95 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -64,9 +66,10 @@ impl OpIadd {
         w |= u128::from(self.x) << 43;
         w |= u128::from(self.cc) << 47;
         w |= u128::from(self.a.neg) << 49;
+        w |= u128::from(self.sat) << 50;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:87; form at isa-spec/spec/ops/alu/iadd.toml:91).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:95; form at isa-spec/spec/ops/alu/iadd.toml:99).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -86,7 +89,7 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:87; form at isa-spec/spec/ops/alu/iadd.toml:91).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:95; form at isa-spec/spec/ops/alu/iadd.toml:99).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -109,7 +112,7 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:87; form at isa-spec/spec/ops/alu/iadd.toml:91).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:95; form at isa-spec/spec/ops/alu/iadd.toml:99).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -130,12 +133,13 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/iadd.toml:112 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd.toml:120 pack alike.
     #[inline(always)]
     fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "modifier cc", self.cc == false, sm)?;
         only_default(Self::NAME, "modifier x", self.x == false, sm)?;
+        only_default(Self::NAME, "modifier sat", self.sat == false, sm)?;
         let mut w: u128 = 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
@@ -143,7 +147,7 @@ impl OpIadd {
         w |= dst_field(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:112; form at isa-spec/spec/ops/alu/iadd.toml:117).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:120; form at isa-spec/spec/ops/alu/iadd.toml:125).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -153,7 +157,7 @@ impl OpIadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:112; form at isa-spec/spec/ops/alu/iadd.toml:117).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:120; form at isa-spec/spec/ops/alu/iadd.toml:125).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -162,7 +166,7 @@ impl OpIadd {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:112; form at isa-spec/spec/ops/alu/iadd.toml:117).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:120; form at isa-spec/spec/ops/alu/iadd.toml:125).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -172,7 +176,7 @@ impl OpIadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iadd.toml:87 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd.toml:95 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -181,6 +185,7 @@ impl OpIadd {
             .with_neg(bit(w, 49));
         let cc: bool = bit(w, 47);
         let x: bool = bit(w, 43);
+        let sat: bool = bit(w, 50);
         Some(Self {
             d,
             co0,
@@ -188,9 +193,10 @@ impl OpIadd {
             b: Src::RZ,
             cc,
             x,
+            sat,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/iadd.toml:87; form at isa-spec/spec/ops/alu/iadd.toml:91).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/iadd.toml:95; form at isa-spec/spec/ops/alu/iadd.toml:99).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -201,7 +207,7 @@ impl OpIadd {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x77fff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/iadd.toml:87; form at isa-spec/spec/ops/alu/iadd.toml:91).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/iadd.toml:95; form at isa-spec/spec/ops/alu/iadd.toml:99).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -213,7 +219,7 @@ impl OpIadd {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x778000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/iadd.toml:87; form at isa-spec/spec/ops/alu/iadd.toml:91).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/iadd.toml:95; form at isa-spec/spec/ops/alu/iadd.toml:99).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -223,7 +229,7 @@ impl OpIadd {
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x778000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/iadd.toml:112 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd.toml:120 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -232,6 +238,7 @@ impl OpIadd {
             .with_neg(bit(w, 72));
         let cc: bool = false;
         let x: bool = false;
+        let sat: bool = false;
         Some(Self {
             d,
             co0,
@@ -239,9 +246,10 @@ impl OpIadd {
             b: Src::RZ,
             cc,
             x,
+            sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd.toml:112; form at isa-spec/spec/ops/alu/iadd.toml:117).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd.toml:120; form at isa-spec/spec/ops/alu/iadd.toml:125).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -249,14 +257,14 @@ impl OpIadd {
             .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f8ff7fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd.toml:112; form at isa-spec/spec/ops/alu/iadd.toml:117).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd.toml:120; form at isa-spec/spec/ops/alu/iadd.toml:125).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1f8ff0000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd.toml:112; form at isa-spec/spec/ops/alu/iadd.toml:117).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd.toml:120; form at isa-spec/spec/ops/alu/iadd.toml:125).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -271,10 +279,11 @@ impl OpIadd {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `IADD` (isa-spec/spec/ops/alu/iadd.toml:50).
+    /// Parse syntax `IADD` (isa-spec/spec/ops/alu/iadd.toml:57).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD"]])?;
         let mut cur = 0usize;
+        let sat: bool = take_suffix(rest, &mut cur, ".SAT");
         let x: bool = take_suffix(rest, &mut cur, ".X");
         let mut cc: bool = false;
         if cur != rest.len() {
@@ -308,6 +317,7 @@ impl OpIadd {
             b,
             cc,
             x,
+            sat,
         };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
@@ -327,10 +337,11 @@ impl OpIadd {
             );
         parsed(op, line, ctrl, raw)
     }
-    /// Parse syntax `IADD` (isa-spec/spec/ops/alu/iadd.toml:55).
+    /// Parse syntax `IADD` (isa-spec/spec/ops/alu/iadd.toml:62).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD"]])?;
         let mut cur = 0usize;
+        let sat: bool = take_suffix(rest, &mut cur, ".SAT");
         let x: bool = take_suffix(rest, &mut cur, ".X");
         if cur != rest.len() {
             return None;
@@ -346,7 +357,15 @@ impl OpIadd {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let reuse_marks = asm_try!(at.finish(& ["d", "co0", "a", "b"]));
-        let op = Self { d, co0, a, b, cc: false, x };
+        let op = Self {
+            d,
+            co0,
+            a,
+            b,
+            cc: false,
+            x,
+            sat,
+        };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
@@ -379,6 +398,14 @@ impl OpIadd {
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let cc = self.cc;
         let x = self.x;
+        let sat = self.sat;
+        if sat {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "iadd", sm, "sat"),
+                ),
+            );
+        }
         let cc_in: bool = match (x, cc_in) {
             (true, None) => {
                 return Err(
@@ -403,7 +430,7 @@ impl OpIadd {
 }
 impl MemOp for OpIadd {}
 impl FlowOp for OpIadd {}
-/// Spec: isa-spec/spec/ops/alu/iadd.toml:44.
+/// Spec: isa-spec/spec/ops/alu/iadd.toml:51.
 impl SchedOp for OpIadd {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
@@ -430,7 +457,7 @@ impl Forms for OpIadd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/iadd.toml:50.
+    /// Spec: isa-spec/spec/ops/alu/iadd.toml:57.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -441,6 +468,9 @@ impl Forms for OpIadd {
         match sm {
             107 | 120 | 121 => {
                 out.push_str("IADD");
+                if self.sat {
+                    out.push_str(".SAT");
+                }
                 if self.x {
                     out.push_str(".X");
                 }
@@ -457,6 +487,9 @@ impl Forms for OpIadd {
             }
             _ => {
                 out.push_str("IADD");
+                if self.sat {
+                    out.push_str(".SAT");
+                }
                 if self.x {
                     out.push_str(".X");
                 }
@@ -481,6 +514,7 @@ impl Legalize for OpIadd {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let cc = self.cc;
         let x = self.x;
+        let sat = self.sat;
         match family_of(sm) {
             _ => (x, cc),
         }
@@ -505,6 +539,7 @@ impl Legalize for OpIadd {
                 b: self.b,
                 cc: self.cc,
                 x: self.x,
+                sat: self.sat,
             }),
         )
     }

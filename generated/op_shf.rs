@@ -23,6 +23,10 @@ pub struct OpShf {
     pub ty: ShfType,
     /// Modifier.  (isa-spec/spec/ops/alu/shf.toml:43)
     pub hi: bool,
+    /// Modifier. Maxwell/Pascal: step of a 64-bit shift chained through the CC register (bit 49; with .HI, bit 48, nvdisasm prints .XHI: not encodable). (isa-spec/spec/ops/alu/shf.toml:48)
+    pub x: bool,
+    /// Modifier. Maxwell/Pascal: also write the flags to the CC register; printed on d (bit 47). (isa-spec/spec/ops/alu/shf.toml:55)
+    pub cc: bool,
 }
 op_fields!(OpShf, [a, b, c], [d]);
 /// Spec: isa-spec/spec/ops/alu/shf.toml:2.
@@ -86,12 +90,14 @@ impl OpShf {
         }
         Ok(())
     }
-    /// What all forms of isa-spec/spec/ops/alu/shf.toml:84 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/shf.toml:102 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier x", self.x == false, sm)?;
+        only_default(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
@@ -101,7 +107,7 @@ impl OpShf {
         w |= u128::from(self.hi) << 80;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:102; form at isa-spec/spec/ops/alu/shf.toml:107).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -118,7 +124,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:102; form at isa-spec/spec/ops/alu/shf.toml:107).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -135,7 +141,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/shf.toml:102; form at isa-spec/spec/ops/alu/shf.toml:107).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -150,7 +156,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:102; form at isa-spec/spec/ops/alu/shf.toml:107).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -165,7 +171,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:102; form at isa-spec/spec/ops/alu/shf.toml:107).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -182,7 +188,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/shf.toml:102; form at isa-spec/spec/ops/alu/shf.toml:107).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -197,7 +203,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:102; form at isa-spec/spec/ops/alu/shf.toml:107).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = {
@@ -212,7 +218,7 @@ impl OpShf {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shf.toml:105; form at isa-spec/spec/ops/alu/shf.toml:105).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shf.toml:124; form at isa-spec/spec/ops/alu/shf.toml:124).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -223,13 +229,26 @@ impl OpShf {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= self.ty.code_in(Self::NAME, "ty", &Self::TY_CODES0, sm)? << 37;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= u128::from(self.cc) << 47;
         w |= u128::from(self.hi) << 48;
+        w |= u128::from(self.x) << 49;
         w |= u128::from(self.wrap) << 50;
         w |= code_of(&[3, 4], self.dir.index()) << 56;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
+        if w & 0x3000000000000 == 0x3000000000000 {
+            return Err(
+                refuse(
+                    Self::NAME,
+                    format_args!(
+                        "this combination of modifiers is not encodable on SM{}", sm
+                    ),
+                ),
+            );
+        }
+        Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shf.toml:133; form at isa-spec/spec/ops/alu/shf.toml:133).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shf.toml:153; form at isa-spec/spec/ops/alu/shf.toml:153).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -240,13 +259,26 @@ impl OpShf {
         w |= imm_src_field(Self::NAME, "b", &self.b, 6u32, 0u32, false)? << 20;
         w |= self.ty.code_in(Self::NAME, "ty", &Self::TY_CODES0, sm)? << 37;
         w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= u128::from(self.cc) << 47;
         w |= u128::from(self.hi) << 48;
+        w |= u128::from(self.x) << 49;
         w |= u128::from(self.wrap) << 50;
         w |= code_of(&[3, 4], self.dir.index()) << 57;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
+        if w & 0x3000000000000 == 0x3000000000000 {
+            return Err(
+                refuse(
+                    Self::NAME,
+                    format_args!(
+                        "this combination of modifiers is not encodable on SM{}", sm
+                    ),
+                ),
+            );
+        }
+        Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/shf.toml:84 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/shf.toml:102 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -255,6 +287,8 @@ impl OpShf {
         let wrap: bool = bit(w, 75);
         let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
         let hi: bool = bit(w, 80);
+        let x: bool = false;
+        let cc: bool = false;
         Some(Self {
             d,
             a,
@@ -264,9 +298,11 @@ impl OpShf {
             wrap,
             ty,
             hi,
+            x,
+            cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/shf.toml:102; form at isa-spec/spec/ops/alu/shf.toml:107).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -274,7 +310,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffee100ffffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/shf.toml:102; form at isa-spec/spec/ops/alu/shf.toml:107).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -282,7 +318,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffee1000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/shf.toml:102; form at isa-spec/spec/ops/alu/shf.toml:107).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -290,7 +326,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffee100f80000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/shf.toml:102; form at isa-spec/spec/ops/alu/shf.toml:107).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -298,7 +334,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fee100ffffff0000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/shf.toml:102; form at isa-spec/spec/ops/alu/shf.toml:107).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -306,7 +342,7 @@ impl OpShf {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffee1000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/shf.toml:102; form at isa-spec/spec/ops/alu/shf.toml:107).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -314,7 +350,7 @@ impl OpShf {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffee100f80000ff00000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/shf.toml:84; form at isa-spec/spec/ops/alu/shf.toml:89).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/shf.toml:102; form at isa-spec/spec/ops/alu/shf.toml:107).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -322,9 +358,12 @@ impl OpShf {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fee100ffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shf.toml:105; form at isa-spec/spec/ops/alu/shf.toml:105).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shf.toml:124; form at isa-spec/spec/ops/alu/shf.toml:124).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+        if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
+            return None;
+        }
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
@@ -342,6 +381,8 @@ impl OpShf {
             _ => return None,
         };
         let hi: bool = bit(w, 48);
+        let x: bool = bit(w, 49);
+        let cc: bool = bit(w, 47);
         let o = Self {
             d,
             a,
@@ -351,12 +392,17 @@ impl OpShf {
             wrap,
             ty,
             hi,
+            x,
+            cc,
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1ff0000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shf.toml:133; form at isa-spec/spec/ops/alu/shf.toml:133).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shf.toml:153; form at isa-spec/spec/ops/alu/shf.toml:153).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+        if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
+            return None;
+        }
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 20, 6), 6u32, 0u32, false));
@@ -374,6 +420,8 @@ impl OpShf {
             _ => return None,
         };
         let hi: bool = bit(w, 48);
+        let x: bool = bit(w, 49);
+        let cc: bool = bit(w, 47);
         let o = Self {
             d,
             a,
@@ -383,10 +431,12 @@ impl OpShf {
             wrap,
             ty,
             hi,
+            x,
+            cc,
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100001ffc000000)))
     }
-    /// Parse one tokenized line of syntax `SHF` (isa-spec/spec/ops/alu/shf.toml:56); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SHF` (isa-spec/spec/ops/alu/shf.toml:70); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SHF"]])?;
         let mut cur = 0usize;
@@ -404,11 +454,29 @@ impl OpShf {
             |v| v.text_sm(sm),
         )?;
         let hi: bool = take_suffix(rest, &mut cur, ".HI");
+        let x: bool = take_suffix(rest, &mut cur, ".X");
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
-        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let d = {
+            let tok = at.take();
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
+            asm_try!(dst_operand(tok, "d", false))
+        };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::Hex));
@@ -422,6 +490,8 @@ impl OpShf {
             wrap,
             ty,
             hi,
+            x,
+            cc,
         };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
@@ -448,8 +518,31 @@ impl OpShf {
         let wrap = self.wrap;
         let ty = self.ty;
         let hi = self.hi;
+        let x = self.x;
+        let cc = self.cc;
         match family_of(sm) {
             Some(Family::Sm50) => {
+                if cc || x {
+                    return Err(
+                        FoldError::new(
+                            format!(
+                                "{} has no fold on SM{} when {}", "shf", sm, "cc || x"
+                            ),
+                        ),
+                    );
+                }
+                let cc_in: bool = match (x, cc_in) {
+                    (true, None) => {
+                        return Err(
+                            FoldError::new(
+                                format!(
+                                    "{} reads the carry flag, which is not known", "shf"
+                                ),
+                            ),
+                        );
+                    }
+                    (_, c) => c.unwrap_or(false),
+                };
                 let bits = match ty {
                     ShfType::S64 | ShfType::U64 => 64,
                     _ => 32,
@@ -481,7 +574,7 @@ impl OpShf {
 }
 impl MemOp for OpShf {}
 impl FlowOp for OpShf {}
-/// Spec: isa-spec/spec/ops/alu/shf.toml:50.
+/// Spec: isa-spec/spec/ops/alu/shf.toml:64.
 impl SchedOp for OpShf {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
@@ -512,7 +605,7 @@ impl Forms for OpShf {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/shf.toml:56.
+    /// Spec: isa-spec/spec/ops/alu/shf.toml:70.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -531,8 +624,16 @@ impl Forms for OpShf {
         if self.hi {
             out.push_str(".HI");
         }
+        if self.x {
+            out.push_str(".X");
+        }
         out.push_str(" ");
-        write_reg(out, self.d);
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
         out.push_str(", ");
         write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
         out.push_str(", ");
@@ -543,4 +644,17 @@ impl Forms for OpShf {
     }
 }
 /// Spec: isa-spec/spec/ops/alu/shf.toml:2.
-impl Legalize for OpShf {}
+impl Legalize for OpShf {
+    fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let dir = self.dir;
+        let wrap = self.wrap;
+        let ty = self.ty;
+        let hi = self.hi;
+        let x = self.x;
+        let cc = self.cc;
+        match family_of(sm) {
+            Some(Family::Sm50) => (x, cc),
+            _ => (false, false),
+        }
+    }
+}

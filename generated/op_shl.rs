@@ -15,6 +15,10 @@ pub struct OpShl {
     pub b: Src,
     /// Modifier.  (isa-spec/spec/ops/alu/shl.toml:20)
     pub wrap: bool,
+    /// Modifier. Step of a 64-bit shift chained through the CC register (bit 43). (isa-spec/spec/ops/alu/shl.toml:25)
+    pub x: bool,
+    /// Modifier. Also write the flags to the CC register; printed on d (bit 47). (isa-spec/spec/ops/alu/shl.toml:31)
+    pub cc: bool,
 }
 op_fields!(OpShl, [a, b], [d]);
 /// Spec: isa-spec/spec/ops/alu/shl.toml:2.
@@ -43,7 +47,7 @@ impl OpShl {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/shl.toml:38 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/shl.toml:55 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -52,9 +56,11 @@ impl OpShl {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.wrap) << 39;
+        w |= u128::from(self.x) << 43;
+        w |= u128::from(self.cc) << 47;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shl.toml:38; form at isa-spec/spec/ops/alu/shl.toml:42).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shl.toml:55; form at isa-spec/spec/ops/alu/shl.toml:59).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c48000000000000 | (c.raw & 0x7777ff0000000)
@@ -62,7 +68,7 @@ impl OpShl {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shl.toml:38; form at isa-spec/spec/ops/alu/shl.toml:42).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shl.toml:55; form at isa-spec/spec/ops/alu/shl.toml:59).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3848000000000000 | (c.raw & 0x7770000000000)
@@ -74,7 +80,7 @@ impl OpShl {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shl.toml:38; form at isa-spec/spec/ops/alu/shl.toml:42).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shl.toml:55; form at isa-spec/spec/ops/alu/shl.toml:59).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c48000000000000 | (c.raw & 0x7770000000000)
@@ -83,22 +89,31 @@ impl OpShl {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/shl.toml:38 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/shl.toml:55 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let wrap: bool = bit(w, 39);
-        Some(Self { d, a, b: Src::RZ, wrap })
+        let x: bool = bit(w, 43);
+        let cc: bool = bit(w, 47);
+        Some(Self {
+            d,
+            a,
+            b: Src::RZ,
+            wrap,
+            x,
+            cc,
+        })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/shl.toml:38; form at isa-spec/spec/ops/alu/shl.toml:42).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/shl.toml:55; form at isa-spec/spec/ops/alu/shl.toml:59).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7777ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/shl.toml:38; form at isa-spec/spec/ops/alu/shl.toml:42).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/shl.toml:55; form at isa-spec/spec/ops/alu/shl.toml:59).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -107,27 +122,45 @@ impl OpShl {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7770000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/shl.toml:38; form at isa-spec/spec/ops/alu/shl.toml:42).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/shl.toml:55; form at isa-spec/spec/ops/alu/shl.toml:59).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7770000000000)))
     }
-    /// Parse one tokenized line of syntax `SHL` (isa-spec/spec/ops/alu/shl.toml:30); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SHL` (isa-spec/spec/ops/alu/shl.toml:42); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SHL"]])?;
         let mut cur = 0usize;
         let wrap: bool = take_suffix(rest, &mut cur, ".W");
+        let x: bool = take_suffix(rest, &mut cur, ".X");
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 3, 0usize));
-        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let d = {
+            let tok = at.take();
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
+            asm_try!(dst_operand(tok, "d", false))
+        };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
-        let op = Self { d, a, b, wrap };
+        let op = Self { d, a, b, wrap, x, cc };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
@@ -145,13 +178,32 @@ impl OpShl {
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
         let b: u32 = src_value(srcs, 1usize, &self.b)?;
         let wrap = self.wrap;
+        let x = self.x;
+        let cc = self.cc;
+        if cc || x {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "shl", sm, "cc || x"),
+                ),
+            );
+        }
+        let cc_in: bool = match (x, cc_in) {
+            (true, None) => {
+                return Err(
+                    FoldError::new(
+                        format!("{} reads the carry flag, which is not known", "shl"),
+                    ),
+                );
+            }
+            (_, c) => c.unwrap_or(false),
+        };
         let out_d: u32 = ((a as u64) << shift_amount(b, 32, wrap)) as u32;
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpShl {}
 impl FlowOp for OpShl {}
-/// Spec: isa-spec/spec/ops/alu/shl.toml:27.
+/// Spec: isa-spec/spec/ops/alu/shl.toml:39.
 impl SchedOp for OpShl {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
@@ -171,7 +223,7 @@ impl Forms for OpShl {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/shl.toml:30.
+    /// Spec: isa-spec/spec/ops/alu/shl.toml:42.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -182,8 +234,16 @@ impl Forms for OpShl {
         if self.wrap {
             out.push_str(".W");
         }
+        if self.x {
+            out.push_str(".X");
+        }
         out.push_str(" ");
-        write_reg(out, self.d);
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
         out.push_str(", ");
         write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
         out.push_str(", ");
@@ -192,4 +252,13 @@ impl Forms for OpShl {
     }
 }
 /// Spec: isa-spec/spec/ops/alu/shl.toml:2.
-impl Legalize for OpShl {}
+impl Legalize for OpShl {
+    fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let wrap = self.wrap;
+        let x = self.x;
+        let cc = self.cc;
+        match family_of(sm) {
+            _ => (x, cc),
+        }
+    }
+}

@@ -17,6 +17,12 @@ pub struct OpShr {
     pub ty: ShrType,
     /// Modifier.  (isa-spec/spec/ops/alu/shr.toml:23)
     pub wrap: bool,
+    /// Modifier. Step of a 64-bit shift chained through the CC register (.X, .XHI). (isa-spec/spec/ops/alu/shr.toml:28)
+    pub xmode: ShrX,
+    /// Modifier. Bit 40: nvdisasm prints .BREV (a bit-reversed operand or result: not known which). (isa-spec/spec/ops/alu/shr.toml:33)
+    pub brev: bool,
+    /// Modifier. Also write the flags to the CC register; printed on d. (isa-spec/spec/ops/alu/shr.toml:39)
+    pub cc: bool,
 }
 op_fields!(OpShr, [a, b], [d]);
 /// Spec: isa-spec/spec/ops/alu/shr.toml:2.
@@ -45,7 +51,7 @@ impl OpShr {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/shr.toml:44 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/shr.toml:68 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -54,10 +60,13 @@ impl OpShr {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.wrap) << 39;
+        w |= u128::from(self.brev) << 40;
+        w |= code_of(&[0, 2, 3], self.xmode.index()) << 43;
+        w |= u128::from(self.cc) << 47;
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shr.toml:44; form at isa-spec/spec/ops/alu/shr.toml:48).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shr.toml:68; form at isa-spec/spec/ops/alu/shr.toml:72).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5c28000000000000 | (c.raw & 0x6667ff0000000)
@@ -65,7 +74,7 @@ impl OpShr {
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shr.toml:44; form at isa-spec/spec/ops/alu/shr.toml:48).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shr.toml:68; form at isa-spec/spec/ops/alu/shr.toml:72).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3828000000000000 | (c.raw & 0x6660000000000)
@@ -77,7 +86,7 @@ impl OpShr {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shr.toml:44; form at isa-spec/spec/ops/alu/shr.toml:48).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shr.toml:68; form at isa-spec/spec/ops/alu/shr.toml:72).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4c28000000000000 | (c.raw & 0x6660000000000)
@@ -86,7 +95,7 @@ impl OpShr {
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/shr.toml:44 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/shr.toml:68 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -97,16 +106,33 @@ impl OpShr {
             _ => return None,
         };
         let wrap: bool = bit(w, 39);
-        Some(Self { d, a, b: Src::RZ, ty, wrap })
+        let xmode: ShrX = match bits(w, 43, 2) {
+            0 => ShrX::None,
+            2 => ShrX::X,
+            3 => ShrX::Xhi,
+            _ => return None,
+        };
+        let brev: bool = bit(w, 40);
+        let cc: bool = bit(w, 47);
+        Some(Self {
+            d,
+            a,
+            b: Src::RZ,
+            ty,
+            wrap,
+            xmode,
+            brev,
+            cc,
+        })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/alu/shr.toml:44; form at isa-spec/spec/ops/alu/shr.toml:48).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/shr.toml:68; form at isa-spec/spec/ops/alu/shr.toml:72).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6667ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/alu/shr.toml:44; form at isa-spec/spec/ops/alu/shr.toml:48).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/shr.toml:68; form at isa-spec/spec/ops/alu/shr.toml:72).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -115,14 +141,14 @@ impl OpShr {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6660000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/alu/shr.toml:44; form at isa-spec/spec/ops/alu/shr.toml:48).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/shr.toml:68; form at isa-spec/spec/ops/alu/shr.toml:72).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x6660000000000)))
     }
-    /// Parse one tokenized line of syntax `SHR` (isa-spec/spec/ops/alu/shr.toml:33); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SHR` (isa-spec/spec/ops/alu/shr.toml:50); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SHR"]])?;
         let mut cur = 0usize;
@@ -133,15 +159,48 @@ impl OpShr {
             |v| v.text_sm(sm),
         )?;
         let wrap: bool = take_suffix(rest, &mut cur, ".W");
+        let xmode: ShrX = take_enum_suffix(
+            rest,
+            &mut cur,
+            &ShrX::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let brev: bool = take_suffix(rest, &mut cur, ".BREV");
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 3, 0usize));
-        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let d = {
+            let tok = at.take();
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
+            asm_try!(dst_operand(tok, "d", false))
+        };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
-        let op = Self { d, a, b, ty, wrap };
+        let op = Self {
+            d,
+            a,
+            b,
+            ty,
+            wrap,
+            xmode,
+            brev,
+            cc,
+        };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
@@ -160,6 +219,29 @@ impl OpShr {
         let b: u32 = src_value(srcs, 1usize, &self.b)?;
         let ty = self.ty;
         let wrap = self.wrap;
+        let xmode = self.xmode;
+        let brev = self.brev;
+        let cc = self.cc;
+        if cc || brev || xmode != ShrX::None {
+            return Err(
+                FoldError::new(
+                    format!(
+                        "{} has no fold on SM{} when {}", "shr", sm,
+                        "cc || brev || xmode != ShrX::None"
+                    ),
+                ),
+            );
+        }
+        let cc_in: bool = match (xmode != ShrX::None, cc_in) {
+            (true, None) => {
+                return Err(
+                    FoldError::new(
+                        format!("{} reads the carry flag, which is not known", "shr"),
+                    ),
+                );
+            }
+            (_, c) => c.unwrap_or(false),
+        };
         let s = shift_amount(b, 32, wrap);
         let out_d: u32 = match ty {
             ShrType::S32 => ((a as i32 as i64) >> s) as u32,
@@ -170,7 +252,7 @@ impl OpShr {
 }
 impl MemOp for OpShr {}
 impl FlowOp for OpShr {}
-/// Spec: isa-spec/spec/ops/alu/shr.toml:30.
+/// Spec: isa-spec/spec/ops/alu/shr.toml:47.
 impl SchedOp for OpShr {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
@@ -190,7 +272,7 @@ impl Forms for OpShr {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/shr.toml:33.
+    /// Spec: isa-spec/spec/ops/alu/shr.toml:50.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -202,8 +284,17 @@ impl Forms for OpShr {
         if self.wrap {
             out.push_str(".W");
         }
+        out.push_text_chunk(self.xmode.chunk_sm(sm));
+        if self.brev {
+            out.push_str(".BREV");
+        }
         out.push_str(" ");
-        write_reg(out, self.d);
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
         out.push_str(", ");
         write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
         out.push_str(", ");
@@ -212,4 +303,15 @@ impl Forms for OpShr {
     }
 }
 /// Spec: isa-spec/spec/ops/alu/shr.toml:2.
-impl Legalize for OpShr {}
+impl Legalize for OpShr {
+    fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let ty = self.ty;
+        let wrap = self.wrap;
+        let xmode = self.xmode;
+        let brev = self.brev;
+        let cc = self.cc;
+        match family_of(sm) {
+            _ => (xmode != ShrX::None, cc),
+        }
+    }
+}

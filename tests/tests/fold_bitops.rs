@@ -124,6 +124,8 @@ fn shf_all_modes() {
                         wrap,
                         ty,
                         hi,
+                        x: false,
+                        cc: false,
                     };
                     for (i, &a) in vals.iter().enumerate() {
                         let c = vals[(i * 11 + 1) % vals.len()];
@@ -289,6 +291,7 @@ fn flo_all_modes() {
                         b: r(1).with_not(not),
                         ty,
                         sh,
+                        cc: false,
                     };
                     let out = op.fold(75, &[u(x)]).unwrap();
                     assert_eq!(

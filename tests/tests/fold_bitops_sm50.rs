@@ -146,6 +146,8 @@ fn shl_shr() {
                     a: r(1),
                     b: r(2),
                     wrap,
+                    x: false,
+                    cc: false,
                 };
                 assert_eq!(
                     o.fold(52, &[u(a), u(s)]).unwrap().as_slice(),
@@ -159,6 +161,9 @@ fn shl_shr() {
                         b: r(2),
                         ty,
                         wrap,
+                        xmode: ShrX::None,
+                        brev: false,
+                        cc: false,
                     };
                     assert_eq!(
                         o.fold(52, &[u(a), u(s)]).unwrap().as_slice(),
@@ -210,6 +215,8 @@ fn shf_sm50_semantics() {
                         wrap,
                         ty,
                         hi,
+                        x: false,
+                        cc: false,
                     };
                     for (i, &a) in vals.iter().enumerate() {
                         let c = vals[(i * 11 + 1) % vals.len()];
@@ -239,6 +246,8 @@ fn shf_sm50_semantics() {
         wrap: false,
         ty: ShfType::U64,
         hi: false,
+        x: false,
+        cc: false,
     };
     assert_eq!(
         op.fold(52, &[u(0x8000_0001), u(1), u(0)])
@@ -314,6 +323,7 @@ fn sm50_shared_folds() {
             b: r(1),
             ty: FloType::U32,
             sh: false,
+            cc: false,
         };
         let want = if a == 0 {
             u32::MAX
@@ -365,5 +375,73 @@ fn bfe_fields_inside_the_word() {
         for (brev, cc) in [(true, false), (false, true)] {
             assert!(bfe(ty, brev, cc).fold(50, &[u(7), u(0x800)]).is_err());
         }
+    }
+}
+
+#[test]
+fn shr_brev_chain_and_cc_are_refused() {
+    // .BREV, .X/.XHI (the CC chain) and .CC's flags are not modelled.
+    let base = OpShr {
+        d: Reg::gpr(0),
+        a: r(1),
+        b: r(2),
+        ty: ShrType::U32,
+        wrap: false,
+        xmode: ShrX::None,
+        brev: false,
+        cc: false,
+    };
+    assert!(base.fold(50, &[u(8), u(1)]).is_ok());
+    for o in [
+        OpShr { brev: true, ..base },
+        OpShr { cc: true, ..base },
+        OpShr {
+            xmode: ShrX::X,
+            ..base
+        },
+        OpShr {
+            xmode: ShrX::Xhi,
+            ..base
+        },
+    ] {
+        assert!(o.fold(50, &[u(8), u(1)]).is_err(), "{o:?}");
+    }
+}
+
+#[test]
+fn shl_chain_and_cc_are_refused() {
+    // .X (the CC chain) and .CC's flags are not modelled.
+    let base = OpShl {
+        d: Reg::gpr(0),
+        a: r(1),
+        b: r(2),
+        wrap: false,
+        x: false,
+        cc: false,
+    };
+    assert!(base.fold(50, &[u(8), u(1)]).is_ok());
+    for o in [OpShl { x: true, ..base }, OpShl { cc: true, ..base }] {
+        assert!(o.fold(50, &[u(8), u(1)]).is_err(), "{o:?}");
+    }
+}
+
+#[test]
+fn shf_chain_and_cc_are_refused() {
+    // Maxwell's .X (the CC chain) and .CC's flags are not modelled.
+    let base = OpShf {
+        d: Reg::gpr(0),
+        a: r(1),
+        b: r(2),
+        c: r(3),
+        dir: ShfDir::R,
+        wrap: false,
+        ty: ShfType::U64,
+        hi: false,
+        x: false,
+        cc: false,
+    };
+    assert!(base.fold(50, &[u(8), u(1), u(0)]).is_ok());
+    for o in [OpShf { x: true, ..base }, OpShf { cc: true, ..base }] {
+        assert!(o.fold(50, &[u(8), u(1), u(0)]).is_err(), "{o:?}");
     }
 }

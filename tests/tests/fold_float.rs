@@ -118,6 +118,7 @@ fn fadd(a: f32, b: f32, rnd: Rnd, ftz: bool, sat: bool, sm: u32) -> u32 {
         ftz,
         rnd,
         sat,
+        cc: false,
     };
     u(
         op.fold(sm, &[Value::U32(a.to_bits()), Value::U32(b.to_bits())])
@@ -154,6 +155,7 @@ fn ffma(a: f32, b: f32, c: f32, rnd: Rnd, sm: u32) -> u32 {
         ftz: false,
         rnd,
         sat: false,
+        cc: false,
     };
     let v = [a, b, c].map(|x| Value::U32(x.to_bits()));
     u(op.fold(sm, &v).unwrap().as_slice()[0])
@@ -282,6 +284,7 @@ fn source_modifiers() {
         ftz: false,
         rnd: Rnd::Rn,
         sat: false,
+        cc: false,
     };
     let out = op
         .fold(
@@ -331,6 +334,7 @@ fn fmnmx(a: u32, b: u32, min: bool, sm: u32) -> u32 {
         ftz: false,
         nan: false,
         xorsign: false,
+        cc: false,
     };
     u(
         op.fold(sm, &[Value::U32(a), Value::U32(b), Value::Pred(min)])
@@ -615,4 +619,57 @@ fn fmul_unmodelled_modifiers_refuse() {
     assert!(wide.fold(50, &two).is_ok());
     assert!(OpFmul32i { fmz: true, ..wide }.fold(50, &two).is_err());
     assert!(OpFmul32i { cc: true, ..wide }.fold(50, &two).is_err());
+}
+
+#[test]
+fn ffma_fadd_cc_is_refused() {
+    // Maxwell's .CC writes flags the fold does not model.
+    let one = Value::U32(1.0f32.to_bits());
+    let add = OpFadd {
+        d: Reg::gpr(0),
+        a: r(1),
+        b: r(2),
+        ftz: false,
+        rnd: Rnd::Rn,
+        sat: false,
+        cc: true,
+    };
+    assert!(add.fold(50, &[one, one]).is_err());
+    let fma = OpFfma {
+        d: Reg::gpr(0),
+        a: r(1),
+        b: r(2),
+        c: r(3),
+        ftz: false,
+        rnd: Rnd::Rn,
+        sat: false,
+        cc: true,
+    };
+    assert!(fma.fold(50, &[one, one, one]).is_err());
+}
+
+#[test]
+fn fmnmx_flo_cc_is_refused() {
+    // Maxwell's .CC writes flags the fold does not model.
+    let one = Value::U32(1.0f32.to_bits());
+    let mnmx = OpFmnmx {
+        d: Reg::gpr(0),
+        a: r(1),
+        b: r(2),
+        p: Src::PT,
+        ftz: false,
+        nan: false,
+        xorsign: false,
+        cc: true,
+    };
+    assert!(mnmx.fold(50, &[one, one, Value::Pred(true)]).is_err());
+    let flo = OpFlo {
+        pd: Reg::PT,
+        d: Reg::gpr(0),
+        b: r(1),
+        ty: FloType::U32,
+        sh: false,
+        cc: true,
+    };
+    assert!(flo.fold(50, &[one]).is_err());
 }

@@ -66,6 +66,7 @@ fn iadd_with_negations() {
                 b: r(2).with_neg(nb),
                 cc: false,
                 x: false,
+                sat: false,
             };
             for (a, b) in pairs(2000) {
                 let want = mod32(i128::from(neg_ref(a, na)) + i128::from(neg_ref(b, nb)));
@@ -90,6 +91,7 @@ fn iadd_both_negated_is_not_encodable() {
         b: r(2).with_neg(true),
         cc: false,
         x: false,
+        sat: false,
     };
     assert!(o.encode(50, &Common::default()).is_err());
 }
@@ -104,6 +106,7 @@ fn iadd32i_with_negation() {
                 b: Src::imm(b),
                 cc: false,
                 x: false,
+                sat: false,
             };
             let want = mod32(i128::from(neg_ref(a, na)) + i128::from(b));
             assert_eq!(
@@ -393,6 +396,7 @@ fn cc_register_forms_encode_and_fold_through_the_carry() {
         b: r(2),
         cc: false,
         x: false,
+        sat: false,
     };
     for (cc, x) in [(true, false), (false, true), (true, true)] {
         let o = OpIadd { cc, x, ..base };
@@ -641,4 +645,19 @@ fn xmad_carry_csfu_and_forms() {
         ..base
     };
     assert!(imm_h1.encode(50, &Common::default()).is_err());
+}
+
+#[test]
+fn iadd_sat_is_refused() {
+    // The saturated sum is not modelled: the fold refuses it.
+    let o = OpIadd {
+        d: Reg::gpr(0),
+        co0: Reg::PT,
+        a: r(1),
+        b: r(2),
+        cc: false,
+        x: false,
+        sat: true,
+    };
+    assert!(o.fold(50, &[u(1), u(2)]).is_err());
 }

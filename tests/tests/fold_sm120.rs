@@ -229,6 +229,7 @@ fn iadd_and_iaddx() {
                 b: r(2).with_neg(nb),
                 cc: false,
                 x: false,
+                sat: false,
             };
             let out = op.fold(120, &[Value::U32(a), Value::U32(b)]).unwrap();
             let t = [term(a.into(), 32, na, false), term(b.into(), 32, nb, false)];

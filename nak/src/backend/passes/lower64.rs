@@ -134,6 +134,8 @@ fn sm70(
                         wrap: true,
                         ty,
                         hi,
+                        x: false,
+                        cc: false,
                     })
                 };
                 let (dir, ty) = match op {
@@ -287,7 +289,7 @@ fn sm50(
             #[cfg(all(nak_op = "shf", nak_op = "shl", nak_op = "shr", nak_op = "lop"))]
             {
                 use crate::isa::{
-                    LopOp, OpLop, OpShf, OpShl, OpShr, PredOp, ShfDir, ShfType, ShrType,
+                    LopOp, OpLop, OpShf, OpShl, OpShr, PredOp, ShfDir, ShfType, ShrType, ShrX,
                 };
                 // SHL/SHR clamp their amount at 32 and have no 64-bit wrap,
                 // so the amount is reduced mod 64 first: at lowering time
@@ -321,6 +323,8 @@ fn sm50(
                         wrap: false,
                         ty,
                         hi: false,
+                        x: false,
+                        cc: false,
                     })
                 };
                 match op {
@@ -332,6 +336,8 @@ fn sm50(
                             a: a.comp(0),
                             b: amount,
                             wrap: false,
+                            x: false,
+                            cc: false,
                         }));
                     }
                     Op64::Shr { signed } => {
@@ -347,6 +353,9 @@ fn sm50(
                             b: amount,
                             ty: t32,
                             wrap: false,
+                            xmode: ShrX::None,
+                            brev: false,
+                            cc: false,
                         }));
                     }
                     _ => unreachable!(),
@@ -384,6 +393,7 @@ fn sm50(
                     b: b.comp(0).with_neg(sub),
                     cc: true,
                     x: false,
+                    sat: false,
                 }));
                 out.push(Instr::hw(OpIadd {
                     d: d.comp(1),
@@ -392,6 +402,7 @@ fn sm50(
                     b: b.comp(1).with_neg(sub),
                     cc: false,
                     x: true,
+                    sat: false,
                 }));
                 return Ok(());
             }
