@@ -330,6 +330,19 @@ enum_tables!(
     "drain_illegal", "cal", "pause", "int", "drain", "pause_quiet"], [".TRAP",
     ".DRAIN_ILLEGAL", ".CAL", ".PAUSE", ".INT", ".DRAIN", ".PAUSE_QUIET"], {}
 );
+/// SM70+ BRA .INC/.DEC (bits 85..87; nvdisasm prints code 3 as `.INVALID3`). Swept against nvdisasm 11.8 (SM70, SM72) and 13 (SM75..SM121): every value goes with every mode, on BRA, BRA.U UPn and BRA.DIV/.CONV URn; `nvdisasm -cfg` draws no fall-through edge for an unguarded BRA.INC/BRA.DEC (SM75, SM100).
+///
+/// Spec: isa-spec/spec/enums/bra_incdec.toml:1 (enum `bra_incdec`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum BraIncdec {
+    #[default]
+    None,
+    Inc,
+    Dec,
+}
+enum_tables!(
+    BraIncdec, 8, [None, Inc, Dec], ["none", "inc", "dec"], ["", ".INC", ".DEC"], {}
+);
 /// SM70+ BRA variant (bits 32..34).
 ///
 /// Spec: isa-spec/spec/enums/bra_mode.toml:1 (enum `bra_mode`).
@@ -345,6 +358,15 @@ enum_tables!(
     BraMode, 8, [None, U, Div, Conv], ["none", "u", "div", "conv"], ["", ".U", ".DIV",
     ".CONV"], {}
 );
+/// BRA with a uniform predicate: always .U (bits 32..34 at 1); .INC/.DEC print before it (`BRA.INC.U UP0`).
+///
+/// Spec: isa-spec/spec/enums/bra_up_mode.toml:1 (enum `bra_up_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum BraUpMode {
+    #[default]
+    U,
+}
+enum_tables!(BraUpMode, 8, [U], ["u"], [".U"], {});
 /// BRA with a uniform-register operand (bits 32..34): only .DIV and .CONV exist.
 ///
 /// Spec: isa-spec/spec/enums/bra_ur_mode.toml:1 (enum `bra_ur_mode`).
@@ -5884,12 +5906,12 @@ define_ops! {
     AtomsSm50(OpAtomsSm50), B2r(OpB2r), B2rResult(OpB2rResult), B2rWarp(OpB2rWarp),
     BarArv(OpBarArv), BarRed(OpBarRed), BarSync(OpBarSync), Bfe(OpBfe), Bfi(OpBfi),
     Bgmma(OpBgmma), BgmmaR(OpBgmmaR), Bmma(OpBmma), Bmov(OpBmov), BmovClear(OpBmovClear),
-    BmovR(OpBmovR), Bmsk(OpBmsk), Bpt(OpBpt), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr),
-    Break(OpBreak), Brev(OpBrev), Brk(OpBrk), Brx(OpBrx), BrxSm50(OpBrxSm50),
-    Bssy(OpBssy), Bsync(OpBsync), Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs),
-    CallAbsR(OpCallAbsR), CallR(OpCallR), Cctl(OpCctl), CctlAll(OpCctlAll),
-    Cgaerrbar(OpCgaerrbar), Cont(OpCont), Credux(OpCredux), Cs2r(OpCs2r),
-    Cs2r32(OpCs2r32), Cs2rSm50(OpCs2rSm50), Csetp(OpCsetp), Dadd(OpDadd),
+    BmovR(OpBmovR), Bmsk(OpBmsk), Bpt(OpBpt), Bra(OpBra), BraCSm50(OpBraCSm50),
+    BraUp(OpBraUp), BraUr(OpBraUr), Break(OpBreak), Brev(OpBrev), Brk(OpBrk), Brx(OpBrx),
+    BrxSm50(OpBrxSm50), Bssy(OpBssy), Bsync(OpBsync), Cal(OpCal), Call(OpCall),
+    CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR), Cctl(OpCctl),
+    CctlAll(OpCctlAll), Cgaerrbar(OpCgaerrbar), Cont(OpCont), Credux(OpCredux),
+    Cs2r(OpCs2r), Cs2r32(OpCs2r32), Cs2rSm50(OpCs2rSm50), Csetp(OpCsetp), Dadd(OpDadd),
     Depbar(OpDepbar), Dfma(OpDfma), Dmma(OpDmma), Dmnmx(OpDmnmx), Dmul(OpDmul),
     Dset(OpDset), Dsetp(OpDsetp), Elect(OpElect), ElectU(OpElectU),
     Endcollective(OpEndcollective), Errbar(OpErrbar), Exit(OpExit), F2f(OpF2f),
@@ -8156,8 +8178,12 @@ fn decode_sm50_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xfff00000000000e0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpBra, 2 > (w, sm)
+        w & 0xfff0000000000020 == 0xe240000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpBra, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0000000000020 == 0xe240000000000020 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpBraCSm50, 0 > (w, sm)
     );
     try_form!(
         w & 0xfff0000000000020 == 0xe250000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -10795,8 +10821,12 @@ fn print_sm50_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xfff00000000000e0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpBra, 2 > (w, sm, at, out)
+        w & 0xfff0000000000020 == 0xe240000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpBra, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0000000000020 == 0xe240000000000020 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpBraCSm50, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff0000000000020 == 0xe250000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -14325,13 +14355,16 @@ fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x86830000000000000000fff == 0x800000000000000000003b6 && matches!(sm, 107)
+        => decode_form:: < OpUtmaredg, 2 > (w, sm)
+    );
+    try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003b6 && matches!(sm, 90) =>
         decode_form:: < OpUtmaredg, 0 > (w, sm)
     );
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003b6 && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: < OpUtmaredg, 1 > (w,
-        sm)
+        101 | 103 | 110 | 120 | 121) => return decode_form:: < OpUtmaredg, 1 > (w, sm)
     );
     None
 }
@@ -14823,11 +14856,11 @@ fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x86000000000000300000fff == 0x80000000000000100000547 && matches!(sm, 80 |
+        w & 0x80000000000000000000fff == 0x80000000000000000000547 && matches!(sm, 80 |
         86 | 87 | 88 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
     );
     try_form!(
-        w & 0x86000000000000300000fff == 0x80000000000000100000547 && matches!(sm, 90 |
+        w & 0x80000000000000000000fff == 0x80000000000000000000547 && matches!(sm, 90 |
         100 | 101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: < OpBraUp, 1 >
         (w, sm)
     );
@@ -15240,12 +15273,12 @@ fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 120 |
-        121) => decode_form:: < OpLdcu, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 107 |
+        120 | 121) => decode_form:: < OpLdcu, 0 > (w, sm)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 100 |
-        101 | 103 | 107 | 110) => return decode_form:: < OpLdcu, 1 > (w, sm)
+        101 | 103 | 110) => return decode_form:: < OpLdcu, 1 > (w, sm)
     );
     None
 }
@@ -16763,32 +16796,36 @@ fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x86800000000000000000fff == 0x947 && matches!(sm, 100 | 101 | 103 | 107 |
-        110 | 120 | 121) => decode_form:: < OpBra, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0x86000000000000000000fff == 0x947 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        w & 0x80000000000000000000fff == 0x947 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
         decode_form:: < OpBra, 0 > (w, sm)
     );
     try_form!(
-        w & 0x86000000000000000000fff == 0x947 && matches!(sm, 90) => decode_form:: <
-        OpBra, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x947 && matches!(sm, 90 | 100 | 101 | 103 | 107
+        | 110 | 120 | 121) => decode_form:: < OpBra, 1 > (w, sm)
     );
     try_form!(
-        w & 0x86000000000000000000fff == 0x80000000000000000000947 && matches!(sm, 80 |
+        w & 0x80000000000000000000fff == 0x947 && matches!(sm, 90) => decode_form:: <
+        OpBra, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x947 && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => decode_form:: < OpBra, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000947 && matches!(sm, 80 |
         86 | 87 | 88 | 89) => decode_form:: < OpBraUr, 0 > (w, sm)
     );
     try_form!(
-        w & 0x86000000000000000000fff == 0x80000000000000000000947 && matches!(sm, 90) =>
+        w & 0x80000000000000000000fff == 0x80000000000000000000947 && matches!(sm, 90) =>
         decode_form:: < OpBraUr, 1 > (w, sm)
     );
     try_form!(
-        w & 0x86000000000000000000fff == 0x80000000000000000000947 && matches!(sm, 100 |
+        w & 0x80000000000000000000fff == 0x80000000000000000000947 && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpBraUr, 2 > (w, sm)
     );
     try_form!(
-        w & 0x6000000000000000000fff == 0x947 && matches!(sm, 70 | 72 | 75) => return
-        decode_form:: < OpBra, 0 > (w, sm)
+        w & 0xfff == 0x947 && matches!(sm, 70 | 72 | 75) => return decode_form:: < OpBra,
+        0 > (w, sm)
     );
     None
 }
@@ -23248,13 +23285,17 @@ fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x86830000000000000000fff == 0x800000000000000000003b6 && matches!(sm, 107)
+        => print_form:: < OpUtmaredg, 2 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003b6 && matches!(sm, 90) =>
         print_form:: < OpUtmaredg, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003b6 && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return print_form:: < OpUtmaredg, 1 > (w,
-        sm, at, out)
+        101 | 103 | 110 | 120 | 121) => return print_form:: < OpUtmaredg, 1 > (w, sm, at,
+        out)
     );
     None
 }
@@ -23754,11 +23795,11 @@ fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x86000000000000300000fff == 0x80000000000000100000547 && matches!(sm, 80 |
+        w & 0x80000000000000000000fff == 0x80000000000000000000547 && matches!(sm, 80 |
         86 | 87 | 88 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x86000000000000300000fff == 0x80000000000000100000547 && matches!(sm, 90 |
+        w & 0x80000000000000000000fff == 0x80000000000000000000547 && matches!(sm, 90 |
         100 | 101 | 103 | 107 | 110 | 120 | 121) => return print_form:: < OpBraUp, 1 >
         (w, sm, at, out)
     );
@@ -24171,12 +24212,12 @@ fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 120 |
-        121) => print_form:: < OpLdcu, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 107 |
+        120 | 121) => print_form:: < OpLdcu, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 100 |
-        101 | 103 | 107 | 110) => return print_form:: < OpLdcu, 1 > (w, sm, at, out)
+        101 | 103 | 110) => return print_form:: < OpLdcu, 1 > (w, sm, at, out)
     );
     None
 }
@@ -25723,33 +25764,37 @@ fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x86800000000000000000fff == 0x947 && matches!(sm, 100 | 101 | 103 | 107 |
-        110 | 120 | 121) => print_form:: < OpBra, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x86000000000000000000fff == 0x947 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        w & 0x80000000000000000000fff == 0x947 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
         print_form:: < OpBra, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x86000000000000000000fff == 0x947 && matches!(sm, 90) => print_form:: <
-        OpBra, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x947 && matches!(sm, 90 | 100 | 101 | 103 | 107
+        | 110 | 120 | 121) => print_form:: < OpBra, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x86000000000000000000fff == 0x80000000000000000000947 && matches!(sm, 80 |
+        w & 0x80000000000000000000fff == 0x947 && matches!(sm, 90) => print_form:: <
+        OpBra, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x947 && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => print_form:: < OpBra, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000947 && matches!(sm, 80 |
         86 | 87 | 88 | 89) => print_form:: < OpBraUr, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x86000000000000000000fff == 0x80000000000000000000947 && matches!(sm, 90) =>
+        w & 0x80000000000000000000fff == 0x80000000000000000000947 && matches!(sm, 90) =>
         print_form:: < OpBraUr, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x86000000000000000000fff == 0x80000000000000000000947 && matches!(sm, 100 |
+        w & 0x80000000000000000000fff == 0x80000000000000000000947 && matches!(sm, 100 |
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpBraUr, 2 > (w, sm, at,
         out)
     );
     try_form!(
-        w & 0x6000000000000000000fff == 0x947 && matches!(sm, 70 | 72 | 75) => return
-        print_form:: < OpBra, 0 > (w, sm, at, out)
+        w & 0xfff == 0x947 && matches!(sm, 70 | 72 | 75) => return print_form:: < OpBra,
+        0 > (w, sm, at, out)
     );
     None
 }
@@ -29705,37 +29750,49 @@ pub const FORMS: &[FormInfo] = &[
         0xe3a0000000000000, 0xfff00000ffe3f, 0, []
     ),
     form_info!(
-        "bra", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89],
-        0x6000000000000000000fff, 0x947, 0x1fff80c000000000000ffff0000, 0, [PRED]
+        "bra", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89], 0xfff, 0x947,
+        0x1fff81c000000000000ffff0000, 0, [PRED]
     ),
     form_info!(
         "bra", "fixed", 1, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
-        0x86000000000000000000fff, 0x947, 0x1fff00c000000000000ff000000, 0, [PRED]
+        0x80000000000000000000fff, 0x947, 0x1fff01c000000000000ff000000, 0, [PRED]
     ),
     form_info!(
-        "bra", "fixed", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfff00000000000e0,
+        "bra", "fixed", 2, Sm70, [90], 0x80000000000000000000fff, 0x947,
+        0x1fff00c000000000000ff000000, 0, [PRED]
+    ),
+    form_info!(
+        "bra", "fixed", 3, Sm70, [100, 101, 103, 107, 110, 120, 121],
+        0x80000000000000000000fff, 0x947, 0x1fff004000000000000ff000000, 0, [PRED]
+    ),
+    form_info!(
+        "bra", "fixed", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xfff0000000000020,
         0xe240000000000000, 0xff0000000ff00, 0, [NONE]
     ),
     form_info!(
-        "bra_up", "fixed", 0, Sm70, [80, 86, 87, 88, 89], 0x86000000000000300000fff,
-        0x80000000000000100000547, 0x1fff01c000000000000f0ff0000, 0, [PRED, UPRED]
+        "bra_c_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff0000000000020,
+        0xe240000000000020, 0xffe000000ff00, 0, [CBUF]
+    ),
+    form_info!(
+        "bra_up", "fixed", 0, Sm70, [80, 86, 87, 88, 89], 0x80000000000000000000fff,
+        0x80000000000000000000547, 0x1fff01c000000000000f0ff0000, 0, [PRED, UPRED]
     ),
     form_info!(
         "bra_up", "fixed", 1, Sm70, [90, 100, 101, 103, 107, 110, 120, 121],
-        0x86000000000000300000fff, 0x80000000000000100000547,
+        0x80000000000000000000fff, 0x80000000000000000000547,
         0x1fff00c000000000000f0000000, 0, [PRED, UPRED]
     ),
     form_info!(
-        "bra_ur", "fixed", 0, Sm70, [80, 86, 87, 88, 89], 0x86000000000000000000fff,
+        "bra_ur", "fixed", 0, Sm70, [80, 86, 87, 88, 89], 0x80000000000000000000fff,
         0x80000000000000000000947, 0x1fff01c00000000000080ff0000, 0, [PRED, UGPR]
     ),
     form_info!(
-        "bra_ur", "fixed", 1, Sm70, [90], 0x86000000000000000000fff,
+        "bra_ur", "fixed", 1, Sm70, [90], 0x80000000000000000000fff,
         0x80000000000000000000947, 0x1fff01c00000000000080000000, 0, [PRED, UGPR]
     ),
     form_info!(
         "bra_ur", "fixed", 2, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0x86000000000000000000fff, 0x80000000000000000000947,
+        0x80000000000000000000fff, 0x80000000000000000000947,
         0x1fff01800000000000000000000, 0, [PRED, UGPR]
     ),
     form_info!(
@@ -33017,11 +33074,11 @@ pub const FORMS: &[FormInfo] = &[
         0xef90000000000000, 0xce0000000000, 0, [GPR]
     ),
     form_info!(
-        "ldcu", "fixed", 0, Sm70, [120, 121], 0x80000000000000000000fff,
+        "ldcu", "fixed", 0, Sm70, [107, 120, 121], 0x80000000000000000000fff,
         0x800000000000000000007ac, 0x1fff7fcf1fff800001f00000000, 0, [UGPR]
     ),
     form_info!(
-        "ldcu", "fixed", 1, Sm70, [100, 101, 103, 107, 110], 0x80000000000000000000fff,
+        "ldcu", "fixed", 1, Sm70, [100, 101, 103, 110], 0x80000000000000000000fff,
         0x800000000000000000007ac, 0x1fff7fef1fff800001f00000000, 0, [UGPR]
     ),
     form_info!(
@@ -36264,9 +36321,13 @@ pub const FORMS: &[FormInfo] = &[
         0x800000000000000000003b6, 0x1fff4786fffffffffc0c0ff0000, 0, [UGPR, UGPR]
     ),
     form_info!(
-        "utmaredg", "fixed", 1, Sm70, [100, 101, 103, 107, 110, 120, 121],
+        "utmaredg", "fixed", 1, Sm70, [100, 101, 103, 110, 120, 121],
         0x80010000000000000000fff, 0x800000000000000000003b6,
         0x1fff4786fffffffff0000ff0000, 0, [UGPR, UGPR]
+    ),
+    form_info!(
+        "utmaredg", "fixed", 2, Sm70, [107], 0x86830000000000000000fff,
+        0x800000000000000000003b6, 0x1fff4104fffffffff0000ff0000, 0, [UGPR, UGPR]
     ),
     form_info!(
         "utmastg", "fixed", 0, Sm70, [90], 0x80010000000000000000fff,
@@ -36579,6 +36640,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_bmov_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmsk.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bpt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_bra_c_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra_up.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_break.rs"));

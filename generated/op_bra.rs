@@ -10,12 +10,18 @@ pub struct OpBra {
     /// Source (pred). (isa-spec/spec/ops/control/bra.toml:17)
     pub cond: Src,
     /// Modifier.  (isa-spec/spec/ops/control/bra.toml:23)
+    pub incdec: BraIncdec,
+    /// Modifier.  (isa-spec/spec/ops/control/bra.toml:29)
     pub mode: BraMode,
-    /// Modifier.  (isa-spec/spec/ops/control/bra.toml:28)
-    pub any: bool,
-    /// Modifier. Maxwell/Pascal condition-code test. (isa-spec/spec/ops/control/bra.toml:34)
-    pub cc: Cc,
+    /// Modifier. Maxwell/Pascal bit 6 (nvdisasm prints `.LMT`). (isa-spec/spec/ops/control/bra.toml:33)
+    pub lmt: bool,
     /// Modifier.  (isa-spec/spec/ops/control/bra.toml:40)
+    pub any: bool,
+    /// Modifier.  (isa-spec/spec/ops/control/bra.toml:48)
+    pub not_tid0: bool,
+    /// Modifier. Maxwell/Pascal condition-code test. (isa-spec/spec/ops/control/bra.toml:54)
+    pub cc: Cc,
+    /// Modifier.  (isa-spec/spec/ops/control/bra.toml:60)
     pub target: i64,
 }
 op_fields!(OpBra, [cond], []);
@@ -35,6 +41,12 @@ impl OpBra {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/control/bra.toml:29).
+    const MODE_CODES0: [u16; BraMode::COUNT] = codes("0 - 2 3");
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/control/bra.toml:29).
+    const MODE_CODES1: [u16; BraMode::COUNT] = codes("- 1 - -");
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/control/bra.toml:29).
+    const MODE_CODES2: [u16; BraMode::COUNT] = codes("0 1 - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -42,68 +54,36 @@ impl OpBra {
         let smb = sm_bit(sm);
         match (self.cond.kind,) {
             (reg!(Pred),) if smb & 0x3fc0 != 0 => Some(0),
-            (reg!(Pred),) if smb & 0x3fc000 != 0 => Some(1),
-            (_,) if smb & 0x3f != 0 && self.cond == Src::PT => Some(2),
+            (
+                reg!(Pred),
+            ) if smb & 0x3fc000 != 0
+                && matches!(self.mode, BraMode::None | BraMode::Div | BraMode::Conv) => {
+                Some(1)
+            }
+            (reg!(Pred),) if smb & 0x4000 != 0 && matches!(self.mode, BraMode::U) => {
+                Some(2)
+            }
+            (reg!(Pred),) if smb & 0x3f8000 != 0 && matches!(self.mode, BraMode::U) => {
+                Some(3)
+            }
+            (_,) if smb & 0x3f != 0 && self.cond == Src::PT => Some(4),
             _ => None,
         }
     }
-    /// Whether the form's modifier combination exists on `sm` and
-    /// is not a trap (`legal` and `traps` in the spec).
-    #[inline(always)]
-    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
-        if !self.legal_f0(sm) && !any_combo() {
-            return Err(
-                refuse(
-                    Self::NAME,
-                    format_args!(
-                        "mode={} any={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.mode.name(), self.any, sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether the form's modifier combination exists on `sm` and
-    /// is not a trap (`legal` and `traps` in the spec).
-    #[inline(always)]
-    fn combo_f1(&self, sm: u32) -> Result<(), Refused> {
-        if !self.legal_f1(sm) && !any_combo() {
-            return Err(
-                refuse(
-                    Self::NAME,
-                    format_args!(
-                        "mode={} any={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.mode.name(), self.any, sm
-                    ),
-                ),
-            );
-        }
-        Ok(())
-    }
-    /// Whether the form's modifier values exist on `sm` (the
-    /// spec's `legal` products).
-    #[inline(always)]
-    pub fn legal_f0(&self, sm: u32) -> bool {
-        ((!self.any))
-    }
-    /// Whether the form's modifier values exist on `sm` (the
-    /// spec's `legal` products).
-    #[inline(always)]
-    pub fn legal_f1(&self, sm: u32) -> bool {
-        ((!self.any) || (self.any && matches!(self.mode, BraMode::U)))
-    }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bra.toml:58; form at isa-spec/spec/ops/control/bra.toml:58).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bra.toml:83; form at isa-spec/spec/ops/control/bra.toml:83).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier lmt", self.lmt == false, sm)?;
+        only_default(Self::NAME, "modifier any", self.any == false, sm)?;
+        only_default(Self::NAME, "modifier not_tid0", self.not_tid0 == false, sm)?;
         only_default(Self::NAME, "modifier cc", self.cc == Cc::T, sm)?;
         let mut w: u128 = {
             let strict: u128 = match sm {
                 80 | 86 | 87 | 88 | 89 => 0x80000000000000000000000,
                 _ => 0,
             };
-            0x947 | (c.raw & 0x1fff80c000000000000ffff0000 & !strict) | (0 & strict)
+            0x947 | (c.raw & 0x1fff81c000000000000ffff0000 & !strict) | (0 & strict)
         };
         w |= (self.mode.index() as u128) << 32;
         w
@@ -118,23 +98,20 @@ impl OpBra {
                 }
                 fit_signed(Self::NAME, "target", self.target / 4i64, 48u32)?
             } << 34;
-        w |= u128::from(self.any) << 84;
+        w |= (self.incdec.index() as u128) << 85;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra.toml:77; form at isa-spec/spec/ops/control/bra.toml:77).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra.toml:102; form at isa-spec/spec/ops/control/bra.toml:102).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier lmt", self.lmt == false, sm)?;
+        only_default(Self::NAME, "modifier any", self.any == false, sm)?;
+        only_default(Self::NAME, "modifier not_tid0", self.not_tid0 == false, sm)?;
         only_default(Self::NAME, "modifier cc", self.cc == Cc::T, sm)?;
-        let mut w: u128 = {
-            let strict: u128 = match sm {
-                100 | 101 | 103 | 107 | 110 | 120 | 121 => 0x800000000000000000000,
-                _ => 0,
-            };
-            0x947 | (c.raw & 0x1fff00c000000000000ff000000 & !strict) | (0 & strict)
-        };
+        let mut w: u128 = 0x947 | (c.raw & 0x1fff01c000000000000ff000000);
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
@@ -150,18 +127,79 @@ impl OpBra {
             w |= (v & 0xff) << 16;
             w |= ((v >> 8) & 0xffffffffffff) << 34;
         }
-        w |= (self.mode.index() as u128) << 32;
-        w |= u128::from(self.any) << 84;
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 32;
+        w |= (self.incdec.index() as u128) << 85;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bra.toml:87; form at isa-spec/spec/ops/control/bra.toml:87).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/bra.toml:114; form at isa-spec/spec/ops/control/bra.toml:114).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier lmt", self.lmt == false, sm)?;
+        only_default(Self::NAME, "modifier not_tid0", self.not_tid0 == false, sm)?;
+        only_default(Self::NAME, "modifier cc", self.cc == Cc::T, sm)?;
+        let mut w: u128 = 0x947 | (c.raw & 0x1fff00c000000000000ff000000);
+        {
+            let v: u128 = {
+                if self.target % 4i64 != 0 {
+                    return Err(
+                        refuse(
+                            Self::NAME,
+                            format_args!("{} must be a multiple of {}", "target", 4i64),
+                        ),
+                    );
+                }
+                fit_signed(Self::NAME, "target", self.target / 4i64, 56u32)?
+            };
+            w |= (v & 0xff) << 16;
+            w |= ((v >> 8) & 0xffffffffffff) << 34;
+        }
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 32;
+        w |= u128::from(self.any) << 84;
+        w |= (self.incdec.index() as u128) << 85;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.cond.not) << 90;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra.toml:129; form at isa-spec/spec/ops/control/bra.toml:129).
+    #[inline(always)]
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier lmt", self.lmt == false, sm)?;
+        only_default(Self::NAME, "modifier cc", self.cc == Cc::T, sm)?;
+        let mut w: u128 = 0x947 | (c.raw & 0x1fff004000000000000ff000000);
+        {
+            let v: u128 = {
+                if self.target % 4i64 != 0 {
+                    return Err(
+                        refuse(
+                            Self::NAME,
+                            format_args!("{} must be a multiple of {}", "target", 4i64),
+                        ),
+                    );
+                }
+                fit_signed(Self::NAME, "target", self.target / 4i64, 56u32)?
+            };
+            w |= (v & 0xff) << 16;
+            w |= ((v >> 8) & 0xffffffffffff) << 34;
+        }
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 32;
+        w |= u128::from(self.not_tid0) << 83;
+        w |= u128::from(self.any) << 84;
+        w |= (self.incdec.index() as u128) << 85;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.cond.not) << 90;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bra.toml:140; form at isa-spec/spec/ops/control/bra.toml:140).
+    #[inline(always)]
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "cond", self.cond == Src::PT, sm)?;
-        only_default(Self::NAME, "modifier mode", self.mode == BraMode::None, sm)?;
+        only_default(Self::NAME, "modifier incdec", self.incdec == BraIncdec::None, sm)?;
         only_default(Self::NAME, "modifier any", self.any == false, sm)?;
+        only_default(Self::NAME, "modifier not_tid0", self.not_tid0 == false, sm)?;
         let mut w: u128 = 0xe240000000000000 | (c.raw & 0xff0000000ff00);
         w
             |= code_of(
@@ -184,57 +222,133 @@ impl OpBra {
                 }
                 fit_signed(Self::NAME, "target", self.target / 1i64, 24u32)?
             } << 20;
+        w |= u128::from(self.lmt) << 6;
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES2, sm)? << 7;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:58; form at isa-spec/spec/ops/control/bra.toml:58).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:83; form at isa-spec/spec/ops/control/bra.toml:83).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
+        let incdec: BraIncdec = BraIncdec::from_index(bits(w, 85, 2) as usize)?;
         let mode: BraMode = BraMode::from_index(bits(w, 32, 2) as usize)?;
-        let any: bool = bit(w, 84);
+        let lmt: bool = false;
+        let any: bool = false;
+        let not_tid0: bool = false;
         let cc: Cc = Cc::T;
         let target: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self {
             cond,
+            incdec,
             mode,
+            lmt,
             any,
+            not_tid0,
             cc,
             target,
         };
-        if !o.legal_f0(sm) {
-            return None;
-        }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff80c000000000000ffff0000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff81c000000000000ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:77; form at isa-spec/spec/ops/control/bra.toml:77).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:102; form at isa-spec/spec/ops/control/bra.toml:102).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
-        let mode: BraMode = BraMode::from_index(bits(w, 32, 2) as usize)?;
-        let any: bool = bit(w, 84);
+        let incdec: BraIncdec = BraIncdec::from_index(bits(w, 85, 2) as usize)?;
+        let mode: BraMode = match bits(w, 32, 2) {
+            0 => BraMode::None,
+            2 => BraMode::Div,
+            3 => BraMode::Conv,
+            _ => return None,
+        };
+        let lmt: bool = false;
+        let any: bool = false;
+        let not_tid0: bool = false;
         let cc: Cc = Cc::T;
         let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
         let o = Self {
             cond,
+            incdec,
             mode,
+            lmt,
             any,
+            not_tid0,
             cc,
             target,
         };
-        if !o.legal_f1(sm) {
-            return None;
-        }
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00c000000000000ff000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c000000000000ff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:87; form at isa-spec/spec/ops/control/bra.toml:87).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:114; form at isa-spec/spec/ops/control/bra.toml:114).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let incdec: BraIncdec = BraIncdec::from_index(bits(w, 85, 2) as usize)?;
+        let mode: BraMode = match bits(w, 32, 2) {
+            1 => BraMode::U,
+            _ => return None,
+        };
+        let lmt: bool = false;
+        let any: bool = bit(w, 84);
+        let not_tid0: bool = false;
+        let cc: Cc = Cc::T;
+        let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
+            .wrapping_mul(4i64);
+        let o = Self {
+            cond,
+            incdec,
+            mode,
+            lmt,
+            any,
+            not_tid0,
+            cc,
+            target,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00c000000000000ff000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:129; form at isa-spec/spec/ops/control/bra.toml:129).
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let incdec: BraIncdec = BraIncdec::from_index(bits(w, 85, 2) as usize)?;
+        let mode: BraMode = match bits(w, 32, 2) {
+            1 => BraMode::U,
+            _ => return None,
+        };
+        let lmt: bool = false;
+        let any: bool = bit(w, 84);
+        let not_tid0: bool = bit(w, 83);
+        let cc: Cc = Cc::T;
+        let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
+            .wrapping_mul(4i64);
+        let o = Self {
+            cond,
+            incdec,
+            mode,
+            lmt,
+            any,
+            not_tid0,
+            cc,
+            target,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff004000000000000ff000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:140; form at isa-spec/spec/ops/control/bra.toml:140).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond: Src = Src::PT;
-        let mode: BraMode = BraMode::None;
+        let incdec: BraIncdec = BraIncdec::None;
+        let mode: BraMode = match bits(w, 7, 1) {
+            0 => BraMode::None,
+            1 => BraMode::U,
+            _ => return None,
+        };
+        let lmt: bool = bit(w, 6);
         let any: bool = false;
+        let not_tid0: bool = false;
         let cc: Cc = match bits(w, 0, 5) {
             0xf => Cc::T,
             0 => Cc::F,
@@ -273,14 +387,14 @@ impl OpBra {
         let target: i64 = sext_field(bits(w, 20, 24), 24u32).wrapping_mul(1i64);
         let o = Self {
             cond,
+            incdec,
             mode,
+            lmt,
             any,
+            not_tid0,
             cc,
             target,
         };
-        if !o.legal_f0(sm) {
-            return None;
-        }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xff0000000ff00)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
@@ -290,17 +404,25 @@ impl OpBra {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `BRA` (isa-spec/spec/ops/control/bra.toml:48).
+    /// Parse syntax `BRA` (isa-spec/spec/ops/control/bra.toml:72).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BRA"]])?;
         let mut cur = 0usize;
+        let incdec: BraIncdec = take_enum_suffix(
+            rest,
+            &mut cur,
+            &BraIncdec::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let mode: BraMode = take_enum_suffix(
             rest,
             &mut cur,
             &BraMode::ALL,
             |v| v.text_sm(sm),
         )?;
+        let lmt: bool = take_suffix(rest, &mut cur, ".LMT");
         let any: bool = take_suffix(rest, &mut cur, ".ANY");
+        let not_tid0: bool = take_suffix(rest, &mut cur, ".NOT_TID0");
         if cur != rest.len() {
             return None;
         }
@@ -316,24 +438,35 @@ impl OpBra {
         asm_try!(at.finish(& ["cond", "target"]));
         let op = Self {
             cond,
+            incdec,
             mode,
+            lmt,
             any,
+            not_tid0,
             cc: Cc::T,
             target,
         };
         parsed(op, line, 0, 0)
     }
-    /// Parse syntax `BRA` (isa-spec/spec/ops/control/bra.toml:53).
+    /// Parse syntax `BRA` (isa-spec/spec/ops/control/bra.toml:77).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BRA"]])?;
         let mut cur = 0usize;
+        let incdec: BraIncdec = take_enum_suffix(
+            rest,
+            &mut cur,
+            &BraIncdec::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let mode: BraMode = take_enum_suffix(
             rest,
             &mut cur,
             &BraMode::ALL,
             |v| v.text_sm(sm),
         )?;
+        let lmt: bool = take_suffix(rest, &mut cur, ".LMT");
         let any: bool = take_suffix(rest, &mut cur, ".ANY");
+        let not_tid0: bool = take_suffix(rest, &mut cur, ".NOT_TID0");
         if cur != rest.len() {
             return None;
         }
@@ -352,8 +485,11 @@ impl OpBra {
         asm_try!(at.finish(& ["cc", "target"]));
         let op = Self {
             cond: Src::PT,
+            incdec,
             mode,
+            lmt,
             any,
+            not_tid0,
             cc,
             target,
         };
@@ -370,7 +506,7 @@ impl OpBra {
     }
 }
 impl MemOp for OpBra {}
-/// Spec: isa-spec/spec/ops/control/bra.toml:43.
+/// Spec: isa-spec/spec/ops/control/bra.toml:67.
 impl FlowOp for OpBra {
     fn flow(&self, addr: u64, sm: u32) -> Flow {
         Flow {
@@ -380,7 +516,9 @@ impl FlowOp for OpBra {
                     .wrapping_add(family_of(sm).map_or(16, |f| u64::from(f.width() / 8)))
                     .wrapping_add(self.target as u64),
             ),
-            conditional: false || self.cond != Src::PT || self.cc != Default::default(),
+            conditional: false || self.cond != Src::PT || self.cc != Default::default()
+                || self.mode.index() == 2 || self.mode.index() == 3
+                || self.not_tid0 == true,
         }
     }
 }
@@ -389,17 +527,17 @@ impl SchedOp for OpBra {}
 impl Encode for OpBra {
     const NAME: &'static str = "bra";
     encode_by_form!(
-        0 : combo_f0 => encode_f0, 1 : combo_f1 => encode_f1, 2 : combo_f0 => encode_f2;
-        [cond]
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
+        encode_f4; [cond]
     );
 }
 /// Spec: isa-spec/spec/ops/control/bra.toml:3.
 impl Forms for OpBra {
-    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/bra.toml:48.
+    /// Spec: isa-spec/spec/ops/control/bra.toml:72.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -408,9 +546,16 @@ impl Forms for OpBra {
         match sm {
             50 | 52 | 53 | 60 | 61 | 62 => {
                 out.push_str("BRA");
+                out.push_text_chunk(self.incdec.chunk_sm(sm));
                 out.push_text_chunk(self.mode.chunk_sm(sm));
+                if self.lmt {
+                    out.push_str(".LMT");
+                }
                 if self.any {
                     out.push_str(".ANY");
+                }
+                if self.not_tid0 {
+                    out.push_str(".NOT_TID0");
                 }
                 let mut first = true;
                 if self.cc != Cc::T {
@@ -427,9 +572,16 @@ impl Forms for OpBra {
             }
             _ => {
                 out.push_str("BRA");
+                out.push_text_chunk(self.incdec.chunk_sm(sm));
                 out.push_text_chunk(self.mode.chunk_sm(sm));
+                if self.lmt {
+                    out.push_str(".LMT");
+                }
                 if self.any {
                     out.push_str(".ANY");
+                }
+                if self.not_tid0 {
+                    out.push_str(".NOT_TID0");
                 }
                 let mut first = true;
                 if self.cond != Src::PT {

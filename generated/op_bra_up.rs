@@ -2,7 +2,7 @@
 // The build writes it to OUT_DIR; refresh this copy in generated/ with
 // `NAK_UPDATE_GENERATED=1 cargo test -p isa-tests --test generated`.
 
-/// `BRA.U`: Relative branch on a uniform predicate (BRA.U UPn).
+/// `BRA`: Relative branch on a uniform predicate (BRA.U UPn).
 ///
 /// Spec: isa-spec/spec/ops/control/bra_up.toml:4 (op `bra_up`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -12,15 +12,19 @@ pub struct OpBraUp {
     /// Source (pred). Uniform predicate. (isa-spec/spec/ops/control/bra_up.toml:15)
     pub ucond: Src,
     /// Modifier.  (isa-spec/spec/ops/control/bra_up.toml:21)
+    pub incdec: BraIncdec,
+    /// Modifier.  (isa-spec/spec/ops/control/bra_up.toml:25)
+    pub mode: BraUpMode,
+    /// Modifier.  (isa-spec/spec/ops/control/bra_up.toml:29)
     pub any: bool,
-    /// Modifier.  (isa-spec/spec/ops/control/bra_up.toml:27)
+    /// Modifier.  (isa-spec/spec/ops/control/bra_up.toml:35)
     pub target: i64,
 }
 op_fields!(OpBraUp, [cond, ucond], []);
 /// Spec: isa-spec/spec/ops/control/bra_up.toml:4.
 impl OpBraUp {
     pub const NAME: &'static str = "bra_up";
-    pub const MNEMONIC: &'static str = "BRA.U";
+    pub const MNEMONIC: &'static str = "BRA";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
@@ -44,18 +48,19 @@ impl OpBraUp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bra_up.toml:42; form at isa-spec/spec/ops/control/bra_up.toml:42).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bra_up.toml:50; form at isa-spec/spec/ops/control/bra_up.toml:50).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "ucond", &self.ucond, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "modifier any", self.any == false, sm)?;
-        let mut w: u128 = 0x80000000000000100000547
+        let mut w: u128 = 0x80000000000000000000547
             | (c.raw & 0x1fff01c000000000000f0ff0000);
         w
             |= src_field(Self::NAME, "ucond", &self.ucond, RegFile::UPred, 3u32, sm)?
                 << 24;
         w |= u128::from(self.ucond.not) << 27;
+        w |= code_of(&[1], self.mode.index()) << 32;
         w
             |= {
                 if self.target % 4i64 != 0 {
@@ -68,16 +73,17 @@ impl OpBraUp {
                 }
                 fit_signed(Self::NAME, "target", self.target / 4i64, 48u32)?
             } << 34;
+        w |= (self.incdec.index() as u128) << 85;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra_up.toml:62; form at isa-spec/spec/ops/control/bra_up.toml:62).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra_up.toml:70; form at isa-spec/spec/ops/control/bra_up.toml:70).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods(Self::NAME, "ucond", &self.ucond, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80000000000000100000547
+        let mut w: u128 = 0x80000000000000000000547
             | (c.raw & 0x1fff00c000000000000f0000000);
         {
             let v: u128 = {
@@ -98,40 +104,78 @@ impl OpBraUp {
             |= src_field(Self::NAME, "ucond", &self.ucond, RegFile::UPred, 3u32, sm)?
                 << 24;
         w |= u128::from(self.ucond.not) << 27;
+        w |= code_of(&[1], self.mode.index()) << 32;
         w |= u128::from(self.any) << 84;
+        w |= (self.incdec.index() as u128) << 85;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_up.toml:42; form at isa-spec/spec/ops/control/bra_up.toml:42).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_up.toml:50; form at isa-spec/spec/ops/control/bra_up.toml:50).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let ucond = Src::reg(reg_below(RegFile::UPred, bits(w, 24, 3), 7)?)
             .with_not(bit(w, 27));
+        let incdec: BraIncdec = BraIncdec::from_index(bits(w, 85, 2) as usize)?;
+        let mode: BraUpMode = match bits(w, 32, 2) {
+            1 => BraUpMode::U,
+            _ => return None,
+        };
         let any: bool = false;
         let target: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
-        let o = Self { cond, ucond, any, target };
+        let o = Self {
+            cond,
+            ucond,
+            incdec,
+            mode,
+            any,
+            target,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c000000000000f0ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_up.toml:62; form at isa-spec/spec/ops/control/bra_up.toml:62).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_up.toml:70; form at isa-spec/spec/ops/control/bra_up.toml:70).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let ucond = Src::reg(reg_below(RegFile::UPred, bits(w, 24, 3), 7)?)
             .with_not(bit(w, 27));
+        let incdec: BraIncdec = BraIncdec::from_index(bits(w, 85, 2) as usize)?;
+        let mode: BraUpMode = match bits(w, 32, 2) {
+            1 => BraUpMode::U,
+            _ => return None,
+        };
         let any: bool = bit(w, 84);
         let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
-        let o = Self { cond, ucond, any, target };
+        let o = Self {
+            cond,
+            ucond,
+            incdec,
+            mode,
+            any,
+            target,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00c000000000000f0000000)))
     }
-    /// Parse one tokenized line of syntax `BRA.U` (isa-spec/spec/ops/control/bra_up.toml:35); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BRA` (isa-spec/spec/ops/control/bra_up.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        let rest = strip_any_mnemonic(&line.parts, &[&["BRA", "U"]])?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["BRA"]])?;
         let mut cur = 0usize;
+        let incdec: BraIncdec = take_enum_suffix(
+            rest,
+            &mut cur,
+            &BraIncdec::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let mode: BraUpMode = take_enum_suffix(
+            rest,
+            &mut cur,
+            &BraUpMode::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let any: bool = take_suffix(rest, &mut cur, ".ANY");
         if cur != rest.len() {
             return None;
@@ -147,7 +191,14 @@ impl OpBraUp {
         let ucond = asm_try!(src_operand(at.take(), "ucond", ImmStyle::Hex));
         let target = asm_try!(rel_operand(at.take(), "target", addr, next));
         asm_try!(at.finish(& ["cond", "ucond", "target"]));
-        let op = Self { cond, ucond, any, target };
+        let op = Self {
+            cond,
+            ucond,
+            incdec,
+            mode,
+            any,
+            target,
+        };
         parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
@@ -162,7 +213,7 @@ impl OpBraUp {
     }
 }
 impl MemOp for OpBraUp {}
-/// Spec: isa-spec/spec/ops/control/bra_up.toml:30.
+/// Spec: isa-spec/spec/ops/control/bra_up.toml:38.
 impl FlowOp for OpBraUp {
     fn flow(&self, addr: u64, sm: u32) -> Flow {
         Flow {
@@ -188,14 +239,16 @@ impl Forms for OpBraUp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/bra_up.toml:35.
+    /// Spec: isa-spec/spec/ops/control/bra_up.toml:43.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
         let reuse_cond = false;
         let reuse_ucond = false;
         write_guard(out, &c.guard);
-        out.push_str("BRA.U");
+        out.push_str("BRA");
+        out.push_text_chunk(self.incdec.chunk_sm(sm));
+        out.push_text_chunk(self.mode.chunk_sm(sm));
         if self.any {
             out.push_str(".ANY");
         }

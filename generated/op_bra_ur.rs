@@ -12,8 +12,10 @@ pub struct OpBraUr {
     /// Source (b32). Uniform register (printed `~URn` when inverted). (isa-spec/spec/ops/control/bra_ur.toml:16)
     pub ur: Src,
     /// Modifier.  (isa-spec/spec/ops/control/bra_ur.toml:22)
-    pub mode: BraUrMode,
+    pub incdec: BraIncdec,
     /// Modifier.  (isa-spec/spec/ops/control/bra_ur.toml:26)
+    pub mode: BraUrMode,
+    /// Modifier.  (isa-spec/spec/ops/control/bra_ur.toml:30)
     pub target: i64,
 }
 op_fields!(OpBraUr, [cond, ur], []);
@@ -45,7 +47,7 @@ impl OpBraUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bra_ur.toml:44; form at isa-spec/spec/ops/control/bra_ur.toml:44).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bra_ur.toml:48; form at isa-spec/spec/ops/control/bra_ur.toml:48).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -67,11 +69,12 @@ impl OpBraUr {
                 }
                 fit_signed(Self::NAME, "target", self.target / 4i64, 48u32)?
             } << 34;
+        w |= (self.incdec.index() as u128) << 85;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/bra_ur.toml:64; form at isa-spec/spec/ops/control/bra_ur.toml:64).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/bra_ur.toml:69; form at isa-spec/spec/ops/control/bra_ur.toml:69).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -96,11 +99,12 @@ impl OpBraUr {
         w |= src_field(Self::NAME, "ur", &self.ur, RegFile::UGpr, 6u32, sm)? << 24;
         w |= u128::from(self.ur.not) << 30;
         w |= code_of(&[2, 3], self.mode.index()) << 32;
+        w |= (self.incdec.index() as u128) << 85;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra_ur.toml:73; form at isa-spec/spec/ops/control/bra_ur.toml:73).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra_ur.toml:78; form at isa-spec/spec/ops/control/bra_ur.toml:78).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -125,33 +129,42 @@ impl OpBraUr {
         w |= src_field(Self::NAME, "ur", &self.ur, RegFile::UGpr, 8u32, sm)? << 24;
         w |= code_of(&[2, 3], self.mode.index()) << 32;
         w |= u128::from(self.ur.not) << 82;
+        w |= (self.incdec.index() as u128) << 85;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:44; form at isa-spec/spec/ops/control/bra_ur.toml:44).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:48; form at isa-spec/spec/ops/control/bra_ur.toml:48).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let ur = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 6), 63)?)
             .with_not(bit(w, 30));
+        let incdec: BraIncdec = BraIncdec::from_index(bits(w, 85, 2) as usize)?;
         let mode: BraUrMode = match bits(w, 32, 2) {
             2 => BraUrMode::Div,
             3 => BraUrMode::Conv,
             _ => return None,
         };
         let target: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
-        let o = Self { cond, ur, mode, target };
+        let o = Self {
+            cond,
+            ur,
+            incdec,
+            mode,
+            target,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c00000000000080ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:64; form at isa-spec/spec/ops/control/bra_ur.toml:64).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:69; form at isa-spec/spec/ops/control/bra_ur.toml:69).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let ur = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 6), 63)?)
             .with_not(bit(w, 30));
+        let incdec: BraIncdec = BraIncdec::from_index(bits(w, 85, 2) as usize)?;
         let mode: BraUrMode = match bits(w, 32, 2) {
             2 => BraUrMode::Div,
             3 => BraUrMode::Conv,
@@ -159,16 +172,23 @@ impl OpBraUr {
         };
         let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
-        let o = Self { cond, ur, mode, target };
+        let o = Self {
+            cond,
+            ur,
+            incdec,
+            mode,
+            target,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c00000000000080000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:73; form at isa-spec/spec/ops/control/bra_ur.toml:73).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:78; form at isa-spec/spec/ops/control/bra_ur.toml:78).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let ur = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 8), 255)?)
             .with_not(bit(w, 82));
+        let incdec: BraIncdec = BraIncdec::from_index(bits(w, 85, 2) as usize)?;
         let mode: BraUrMode = match bits(w, 32, 2) {
             2 => BraUrMode::Div,
             3 => BraUrMode::Conv,
@@ -176,13 +196,25 @@ impl OpBraUr {
         };
         let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
-        let o = Self { cond, ur, mode, target };
+        let o = Self {
+            cond,
+            ur,
+            incdec,
+            mode,
+            target,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01800000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `BRA` (isa-spec/spec/ops/control/bra_ur.toml:38); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BRA` (isa-spec/spec/ops/control/bra_ur.toml:42); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BRA"]])?;
         let mut cur = 0usize;
+        let incdec: BraIncdec = take_enum_suffix(
+            rest,
+            &mut cur,
+            &BraIncdec::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let mode: BraUrMode = take_enum_suffix(
             rest,
             &mut cur,
@@ -203,7 +235,13 @@ impl OpBraUr {
         let ur = asm_try!(src_operand(at.take(), "ur", ImmStyle::Hex));
         let target = asm_try!(rel_operand(at.take(), "target", addr, next));
         asm_try!(at.finish(& ["cond", "ur", "target"]));
-        let op = Self { cond, ur, mode, target };
+        let op = Self {
+            cond,
+            ur,
+            incdec,
+            mode,
+            target,
+        };
         parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
@@ -218,7 +256,7 @@ impl OpBraUr {
     }
 }
 impl MemOp for OpBraUr {}
-/// Spec: isa-spec/spec/ops/control/bra_ur.toml:33.
+/// Spec: isa-spec/spec/ops/control/bra_ur.toml:37.
 impl FlowOp for OpBraUr {
     fn flow(&self, addr: u64, sm: u32) -> Flow {
         Flow {
@@ -244,7 +282,7 @@ impl Forms for OpBraUr {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/bra_ur.toml:38.
+    /// Spec: isa-spec/spec/ops/control/bra_ur.toml:42.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -252,6 +290,7 @@ impl Forms for OpBraUr {
         let reuse_ur = false;
         write_guard(out, &c.guard);
         out.push_str("BRA");
+        out.push_text_chunk(self.incdec.chunk_sm(sm));
         out.push_text_chunk(self.mode.chunk_sm(sm));
         let mut first = true;
         if self.cond != Src::PT {

@@ -44,12 +44,12 @@ impl OpLdcu {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (reg!(UGpr),) if smb & 0x300000 != 0 => Some(0),
-            (reg!(UGpr),) if smb & 0xf8000 != 0 => Some(1),
+            (reg!(UGpr),) if smb & 0x340000 != 0 => Some(0),
+            (reg!(UGpr),) if smb & 0xb8000 != 0 => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/ldcu.toml:57; form at isa-spec/spec/ops/memory/ldcu.toml:57).
+    /// Form `fixed` on SM [107, 120, 121] (isa-spec/spec/ops/memory/ldcu.toml:57; form at isa-spec/spec/ops/memory/ldcu.toml:57).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -66,7 +66,7 @@ impl OpLdcu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/memory/ldcu.toml:81; form at isa-spec/spec/ops/memory/ldcu.toml:81).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/ldcu.toml:81; form at isa-spec/spec/ops/memory/ldcu.toml:81).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

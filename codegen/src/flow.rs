@@ -43,9 +43,22 @@ pub(crate) fn op_flow(spec: &Spec, op: &Op) -> TokenStream {
         let m = field(&op.modifiers[i].name);
         quote!(self.#m != Default::default())
     });
+    let values = f.when_values.iter().map(|&(i, v)| {
+        let m = field(&op.modifiers[i].name);
+        match op.modifiers[i].ty {
+            ModType::Bool => {
+                let v = v == 1;
+                quote!(self.#m == #v)
+            }
+            _ => {
+                let v = Literal::usize_unsuffixed(v);
+                quote!(self.#m.index() == #v)
+            }
+        }
+    });
     let doc = spec_doc(spec, &f.loc);
     let conditional = match f.decided_by.is_empty() {
-        true => quote!(false #(|| #srcs)* #(|| #mods)*),
+        true => quote!(false #(|| #srcs)* #(|| #mods)* #(|| #values)*),
         false => quote!(true),
     };
     quote! {

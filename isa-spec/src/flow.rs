@@ -4,12 +4,12 @@
 //! file like any other hardware fact.
 
 use crate::codes::Code;
-use crate::model::{Flow, FlowKind, ModType, Op, Sched};
+use crate::model::{Enum, Flow, FlowKind, ModType, Op, Sched};
 use crate::resolve::Ctx;
 use crate::schema::{FlowDef, S, SchedDef};
 
 /// Resolve an op's `[flow]` table; None (with S1303 errors) when it is bad.
-pub(crate) fn resolve_flow(cx: &mut Ctx, op: &Op, f: &S<FlowDef>) -> Option<Flow> {
+pub(crate) fn resolve_flow(cx: &mut Ctx, op: &Op, enums: &[Enum], f: &S<FlowDef>) -> Option<Flow> {
     let r = f.get_ref();
     let mut ok = true;
     let kind = FlowKind::NAMES
@@ -46,9 +46,36 @@ pub(crate) fn resolve_flow(cx: &mut Ctx, op: &Op, f: &S<FlowDef>) -> Option<Flow
         ok = false;
     }
     let (mut when_srcs, mut when_mods, mut decided_by) = (Vec::new(), Vec::new(), Vec::new());
+    let mut when_values = Vec::new();
     for w in &r.when {
         let name = w.get_ref();
-        if let Some(i) = op.src(name) {
+        if let Some((m, v)) = name.split_once("==") {
+            let (m, v) = (m.trim(), v.trim());
+            let found = op.modifier(m).and_then(|i| match op.modifiers[i].ty {
+                ModType::Enum(e) => enums[e]
+                    .values
+                    .iter()
+                    .position(|x| x.name == v)
+                    .map(|vi| (i, vi)),
+                ModType::Bool => match v {
+                    "true" => Some((i, 1)),
+                    "false" => Some((i, 0)),
+                    _ => None,
+                },
+                _ => None,
+            });
+            match found {
+                Some(p) => when_values.push(p),
+                None => {
+                    cx.err(
+                        Code::S1303,
+                        w,
+                        format!("`{m}` is no enum or bool modifier with a value `{v}`"),
+                    );
+                    ok = false;
+                }
+            }
+        } else if let Some(i) = op.src(name) {
             match op.srcs[i].ty.is_pred() {
                 true => when_srcs.push(i),
                 false => decided_by.push(i),
@@ -72,6 +99,7 @@ pub(crate) fn resolve_flow(cx: &mut Ctx, op: &Op, f: &S<FlowDef>) -> Option<Flow
         target,
         when_srcs,
         when_mods,
+        when_values,
         decided_by,
         loc: cx.loc(f),
     })

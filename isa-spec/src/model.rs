@@ -611,6 +611,11 @@ pub struct Flow {
     /// when not at their default.
     pub when_srcs: Vec<usize>,
     pub when_mods: Vec<usize>,
+    /// (enum or bool modifier, value index or 0/1) pairs written
+    /// `"mode == div"`, `"not_tid0 == true"`: the move is conditional
+    /// when the modifier holds that value (BRA's `.DIV` and `.CONV`, not
+    /// its `.U`).
+    pub when_values: Vec<(usize, usize)>,
     /// Other sources whose value decides at run time (BRA.DIV's lane
     /// mask): the move is always conditional.
     pub decided_by: Vec<usize>,

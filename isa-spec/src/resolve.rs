@@ -694,7 +694,7 @@ pub(crate) fn resolve_op(
         op.low_bits = resolve_low_bits(cx, &op, lb);
     }
     if let Some(f) = &o.flow {
-        op.flow = crate::flow::resolve_flow(cx, &op, f);
+        op.flow = crate::flow::resolve_flow(cx, &op, names.enums, f);
         ok &= op.flow.is_some();
     }
     op.fold = resolve_fold(cx, &op, &o.fold);

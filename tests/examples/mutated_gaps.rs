@@ -29,6 +29,8 @@ fn main() {
         .unwrap_or(10_000);
     let oracle = Oracle::get().unwrap_or_else(|e| panic!("nvdisasm is needed: {e}"));
     let forms = form_locations();
+    // `NAK_GAPS_ALL=BRA`: also print every missing word of that mnemonic.
+    let dump = std::env::var("NAK_GAPS_ALL").ok();
     let mut ignored: BTreeMap<(String, u32), Seen> = BTreeMap::new();
     let mut missing: BTreeMap<String, Seen> = BTreeMap::new();
     for &sm in isa::ALL_SMS {
@@ -50,7 +52,12 @@ fn main() {
                         .unwrap_or_default();
                     ignored.entry((format!("{loc} {op}"), bit)).or_default()
                 }
-                None => missing.entry(mnemonic(text)).or_default(),
+                None => {
+                    if dump.as_deref() == Some(mnemonic(text).as_str()) {
+                        println!("missing SM{sm} {:#034x} `{text}`", m.word);
+                    }
+                    missing.entry(mnemonic(text)).or_default()
+                }
             };
             seen.count += 1;
             seen.sms.insert(sm);
