@@ -5909,13 +5909,13 @@ define_ops! {
     BmovR(OpBmovR), Bmsk(OpBmsk), Bpt(OpBpt), Bra(OpBra), BraCSm50(OpBraCSm50),
     BraUp(OpBraUp), BraUr(OpBraUr), Break(OpBreak), Brev(OpBrev), Brk(OpBrk), Brx(OpBrx),
     BrxSm50(OpBrxSm50), Bssy(OpBssy), Bsync(OpBsync), Cal(OpCal), Call(OpCall),
-    CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR), Cctl(OpCctl),
-    CctlAll(OpCctlAll), Cgaerrbar(OpCgaerrbar), Cont(OpCont), Credux(OpCredux),
-    Cs2r(OpCs2r), Cs2r32(OpCs2r32), Cs2rSm50(OpCs2rSm50), Csetp(OpCsetp), Dadd(OpDadd),
-    Depbar(OpDepbar), Dfma(OpDfma), Dmma(OpDmma), Dmnmx(OpDmnmx), Dmul(OpDmul),
-    Dset(OpDset), Dsetp(OpDsetp), Elect(OpElect), ElectU(OpElectU),
-    Endcollective(OpEndcollective), Errbar(OpErrbar), Exit(OpExit), F2f(OpF2f),
-    F2f64(OpF2f64), F2fSm50(OpF2fSm50), F2fp(OpF2fp), F2fpMerge(OpF2fpMerge),
+    CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR), CallUr(OpCallUr),
+    Cctl(OpCctl), CctlAll(OpCctlAll), Cgaerrbar(OpCgaerrbar), Cont(OpCont),
+    Credux(OpCredux), Cs2r(OpCs2r), Cs2r32(OpCs2r32), Cs2rSm50(OpCs2rSm50),
+    Csetp(OpCsetp), Dadd(OpDadd), Depbar(OpDepbar), Dfma(OpDfma), Dmma(OpDmma),
+    Dmnmx(OpDmnmx), Dmul(OpDmul), Dset(OpDset), Dsetp(OpDsetp), Elect(OpElect),
+    ElectU(OpElectU), Endcollective(OpEndcollective), Errbar(OpErrbar), Exit(OpExit),
+    F2f(OpF2f), F2f64(OpF2f64), F2fSm50(OpF2fSm50), F2fp(OpF2fp), F2fpMerge(OpF2fpMerge),
     F2fpPack4(OpF2fpPack4), F2fpPack8(OpF2fpPack8), F2fpUnpack(OpF2fpUnpack),
     F2fpUnpack4(OpF2fpUnpack4), F2fpUnpack8(OpF2fpUnpack8), F2i(OpF2i), F2i64(OpF2i64),
     F2iSm50(OpF2iSm50), F2ip(OpF2ip), Fadd(OpFadd), Fadd2(OpFadd2), Fadd2Imm(OpFadd2Imm),
@@ -11999,21 +11999,17 @@ fn decode_sm70_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 75) =>
-        decode_form:: < OpLdg, 0 > (w, sm)
-    );
-    try_form!(
         w & 0x800010000000000000001ff == 0x80001000000000000000181 && matches!(sm, 75) =>
         decode_form:: < OpLdg, 2 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpLdg, 3 > (w, sm)
+        w & 0x800000000000000000001ff == 0x181 && matches!(sm, 75) => decode_form:: <
+        OpLdg, 0 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000001ff == 0x1000000000000000181 && matches!(sm, 70 | 72) =>
-        decode_form:: < OpLdg, 1 > (w, sm)
+        w & 0x800000000000000000001ff == 0x181 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 3 > (w,
+        sm)
     );
     try_form!(
         w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
@@ -12021,7 +12017,11 @@ fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
-        return decode_form:: < OpLdg, 6 > (w, sm)
+        decode_form:: < OpLdg, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ff == 0x181 && matches!(sm, 70 | 72) => return decode_form:: < OpLdg, 1 >
+        (w, sm)
     );
     None
 }
@@ -12031,53 +12031,52 @@ fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpStg, 1 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
-        decode_form:: < OpStg, 8 > (w, sm)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 75) => decode_form:: <
+        OpStg, 8 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpStg, 9 > (w, sm)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpStg, 9 > (w,
+        sm)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
-        return decode_form:: < OpStg, 8 > (w, sm)
+        w & 0x1fc == 0x184 && matches!(sm, 70 | 72) => return decode_form:: < OpStg, 8 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 75) =>
-        decode_form:: < OpStg, 0 > (w, sm)
+        w & 0x800000000000000000001ff == 0x186 && matches!(sm, 75) => decode_form:: <
+        OpStg, 0 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90) => decode_form:: < OpStg, 2 > (w, sm)
+        w & 0x800000000000000000001ff == 0x186 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90) => decode_form:: < OpStg, 2 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 100 | 101
-        | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpStg, 7 > (w, sm)
+        w & 0x800000000000000000001ff == 0x186 && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => decode_form:: < OpStg, 7 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000001ff == 0x1000000000000000186 && matches!(sm, 70 | 72) =>
-        decode_form:: < OpStg, 0 > (w, sm)
+        w & 0x1ff == 0x186 && matches!(sm, 70 | 72) => decode_form:: < OpStg, 0 > (w, sm)
     );
     try_form!(
         w & 0x800010000000000000001fc == 0x80001000000000000000184 && matches!(sm, 75) =>
         decode_form:: < OpStg, 1 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
-        decode_form:: < OpStg, 8 > (w, sm)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 75) => decode_form:: <
+        OpStg, 8 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpStg, 9 > (w, sm)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpStg, 9 > (w,
+        sm)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
-        return decode_form:: < OpStg, 8 > (w, sm)
+        w & 0x1fc == 0x184 && matches!(sm, 70 | 72) => return decode_form:: < OpStg, 8 >
+        (w, sm)
     );
     None
 }
@@ -12375,13 +12374,13 @@ fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x8010300c000000000000fff == 0x208 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        w & 0x80000000000000000000fff == 0x208 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFsel, 0 >
         (w, sm)
     );
     try_form!(
-        w & 0x10300c000000000000fff == 0x208 && matches!(sm, 70 | 72) => return
-        decode_form:: < OpFsel, 0 > (w, sm)
+        w & 0xfff == 0x208 && matches!(sm, 70 | 72) => return decode_form:: < OpFsel, 0 >
+        (w, sm)
     );
     None
 }
@@ -14142,17 +14141,17 @@ fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpStg, 1 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
-        decode_form:: < OpStg, 8 > (w, sm)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 75) => decode_form:: <
+        OpStg, 8 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpStg, 9 > (w, sm)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpStg, 9 > (w,
+        sm)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
-        return decode_form:: < OpStg, 8 > (w, sm)
+        w & 0x1fc == 0x184 && matches!(sm, 70 | 72) => return decode_form:: < OpStg, 8 >
+        (w, sm)
     );
     None
 }
@@ -14328,6 +14327,10 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x84030000000000000000fff == 0x800000000000000000003b4 && matches!(sm, 107)
+        => decode_form:: < OpUtmaldgUr, 3 > (w, sm)
+    );
+    try_form!(
         w & 0x82010000000000000000fff == 0x800000000000000000003b4 && matches!(sm, 120 |
         121) => decode_form:: < OpUtmaldgUr, 1 > (w, sm)
     );
@@ -14337,19 +14340,22 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003b4 && matches!(sm, 100 |
-        101 | 103 | 107 | 110) => return decode_form:: < OpUtmaldgUr, 2 > (w, sm)
+        101 | 103 | 110) => return decode_form:: < OpUtmaldgUr, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x86030000000000000000fff == 0x800000000000000000003b5 && matches!(sm, 107)
+        => decode_form:: < OpUtmastg, 2 > (w, sm)
+    );
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003b5 && matches!(sm, 90) =>
         decode_form:: < OpUtmastg, 0 > (w, sm)
     );
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003b5 && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: < OpUtmastg, 1 > (w,
-        sm)
+        101 | 103 | 110 | 120 | 121) => return decode_form:: < OpUtmastg, 1 > (w, sm)
     );
     None
 }
@@ -14400,13 +14406,16 @@ fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x80013000000000000000fff == 0x800000000000000000003bc && matches!(sm, 107)
+        => decode_form:: < OpUblkpf, 2 > (w, sm)
+    );
+    try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003bc && matches!(sm, 90) =>
         decode_form:: < OpUblkpf, 0 > (w, sm)
     );
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003bc && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: < OpUblkpf, 1 > (w,
-        sm)
+        101 | 103 | 110 | 120 | 121) => return decode_form:: < OpUblkpf, 1 > (w, sm)
     );
     None
 }
@@ -14955,6 +14964,10 @@ fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x84030000000000000000fff == 0x800000000000000000005b4 && matches!(sm, 107)
+        => decode_form:: < OpUtmaldg, 3 > (w, sm)
+    );
+    try_form!(
         w & 0x82010000000000000000fff == 0x800000000000000000005b4 && matches!(sm, 120 |
         121) => decode_form:: < OpUtmaldg, 1 > (w, sm)
     );
@@ -14964,7 +14977,7 @@ fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000005b4 && matches!(sm, 100 |
-        101 | 103 | 107 | 110) => return decode_form:: < OpUtmaldg, 2 > (w, sm)
+        101 | 103 | 110) => return decode_form:: < OpUtmaldg, 2 > (w, sm)
     );
     None
 }
@@ -15384,13 +15397,13 @@ fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80103000000000000000fff == 0x808 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        w & 0x80000000000000000000fff == 0x808 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpFsel, 1 >
         (w, sm)
     );
     try_form!(
-        w & 0x103000000000000000fff == 0x808 && matches!(sm, 70 | 72) => return
-        decode_form:: < OpFsel, 1 > (w, sm)
+        w & 0xfff == 0x808 && matches!(sm, 70 | 72) => return decode_form:: < OpFsel, 1 >
+        (w, sm)
     );
     None
 }
@@ -16762,6 +16775,18 @@ fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
         | 110 | 120 | 121) => decode_form:: < OpCall, 1 > (w, sm)
     );
     try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000944 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89) => decode_form:: < OpCallUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000944 && matches!(sm, 90) =>
+        decode_form:: < OpCallUr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000944 && matches!(sm, 100 |
+        101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpCallUr, 2 > (w, sm)
+    );
+    try_form!(
         w & 0xfff == 0x944 && matches!(sm, 70 | 72) => return decode_form:: < OpCall, 0 >
         (w, sm)
     );
@@ -17002,11 +17027,6 @@ fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpLdg, 11 > (w, sm)
-    );
-    try_form!(
         w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
         86 | 87 | 88 | 89) => decode_form:: < OpLdg, 12 > (w, sm)
     );
@@ -17015,20 +17035,22 @@ fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
         100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 13 > (w, sm)
     );
     try_form!(
-        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
-        decode_form:: < OpLdg, 7 > (w, sm)
+        w & 0x80000000000000000000ffe == 0x980 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 11 > (w,
+        sm)
     );
     try_form!(
-        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
-        decode_form:: < OpLdg, 8 > (w, sm)
+        w & 0xffe == 0x980 && matches!(sm, 75) => decode_form:: < OpLdg, 7 > (w, sm)
     );
     try_form!(
-        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
-        decode_form:: < OpLdg, 9 > (w, sm)
+        w & 0xffe == 0x980 && matches!(sm, 75) => decode_form:: < OpLdg, 8 > (w, sm)
     );
     try_form!(
-        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
-        decode_form:: < OpLdg, 10 > (w, sm)
+        w & 0xffe == 0x980 && matches!(sm, 70 | 72) => decode_form:: < OpLdg, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe == 0x980 && matches!(sm, 70 | 72) => decode_form:: < OpLdg, 10 > (w,
+        sm)
     );
     try_form!(
         w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
@@ -17050,11 +17072,6 @@ fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
         100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 14 > (w, sm)
     );
     try_form!(
-        w & 0x80001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpLdg, 11 > (w, sm)
-    );
-    try_form!(
         w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
         86 | 87 | 88 | 89) => decode_form:: < OpLdg, 12 > (w, sm)
     );
@@ -17063,37 +17080,35 @@ fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
         100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 13 > (w, sm)
     );
     try_form!(
-        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
-        decode_form:: < OpLdg, 7 > (w, sm)
-    );
-    try_form!(
-        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
-        decode_form:: < OpLdg, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
-        decode_form:: < OpLdg, 9 > (w, sm)
-    );
-    try_form!(
-        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
-        decode_form:: < OpLdg, 10 > (w, sm)
-    );
-    try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 75) =>
-        decode_form:: < OpLdg, 0 > (w, sm)
+        w & 0x80000000000000000000ffe == 0x980 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 11 > (w,
+        sm)
     );
     try_form!(
         w & 0x800010000000000000001ff == 0x80001000000000000000181 && matches!(sm, 75) =>
         decode_form:: < OpLdg, 2 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpLdg, 3 > (w, sm)
+        w & 0xffe == 0x980 && matches!(sm, 75) => decode_form:: < OpLdg, 7 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000001ff == 0x1000000000000000181 && matches!(sm, 70 | 72) =>
-        decode_form:: < OpLdg, 1 > (w, sm)
+        w & 0xffe == 0x980 && matches!(sm, 75) => decode_form:: < OpLdg, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe == 0x980 && matches!(sm, 70 | 72) => decode_form:: < OpLdg, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe == 0x980 && matches!(sm, 70 | 72) => decode_form:: < OpLdg, 10 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0x800000000000000000001ff == 0x181 && matches!(sm, 75) => decode_form:: <
+        OpLdg, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800000000000000000001ff == 0x181 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpLdg, 3 > (w,
+        sm)
     );
     try_form!(
         w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
@@ -17101,7 +17116,11 @@ fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
-        return decode_form:: < OpLdg, 6 > (w, sm)
+        decode_form:: < OpLdg, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ff == 0x181 && matches!(sm, 70 | 72) => return decode_form:: < OpLdg, 1 >
+        (w, sm)
     );
     None
 }
@@ -17153,17 +17172,17 @@ fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpStg, 1 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
-        decode_form:: < OpStg, 8 > (w, sm)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 75) => decode_form:: <
+        OpStg, 8 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpStg, 9 > (w, sm)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpStg, 9 > (w,
+        sm)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
-        return decode_form:: < OpStg, 8 > (w, sm)
+        w & 0x1fc == 0x184 && matches!(sm, 70 | 72) => return decode_form:: < OpStg, 8 >
+        (w, sm)
     );
     None
 }
@@ -17189,17 +17208,17 @@ fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpStg, 1 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
-        decode_form:: < OpStg, 8 > (w, sm)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 75) => decode_form:: <
+        OpStg, 8 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpStg, 9 > (w, sm)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpStg, 9 > (w,
+        sm)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
-        return decode_form:: < OpStg, 8 > (w, sm)
+        w & 0x1fc == 0x184 && matches!(sm, 70 | 72) => return decode_form:: < OpStg, 8 >
+        (w, sm)
     );
     None
 }
@@ -17221,37 +17240,36 @@ fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
         101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpStg, 6 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 75) =>
-        decode_form:: < OpStg, 0 > (w, sm)
+        w & 0x800000000000000000001ff == 0x186 && matches!(sm, 75) => decode_form:: <
+        OpStg, 0 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90) => decode_form:: < OpStg, 2 > (w, sm)
+        w & 0x800000000000000000001ff == 0x186 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90) => decode_form:: < OpStg, 2 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 100 | 101
-        | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpStg, 7 > (w, sm)
+        w & 0x800000000000000000001ff == 0x186 && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => decode_form:: < OpStg, 7 > (w, sm)
     );
     try_form!(
-        w & 0x10000000000000001ff == 0x1000000000000000186 && matches!(sm, 70 | 72) =>
-        decode_form:: < OpStg, 0 > (w, sm)
+        w & 0x1ff == 0x186 && matches!(sm, 70 | 72) => decode_form:: < OpStg, 0 > (w, sm)
     );
     try_form!(
         w & 0x800010000000000000001fc == 0x80001000000000000000184 && matches!(sm, 75) =>
         decode_form:: < OpStg, 1 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
-        decode_form:: < OpStg, 8 > (w, sm)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 75) => decode_form:: <
+        OpStg, 8 > (w, sm)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: <
-        OpStg, 9 > (w, sm)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => decode_form:: < OpStg, 9 > (w,
+        sm)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
-        return decode_form:: < OpStg, 8 > (w, sm)
+        w & 0x1fc == 0x184 && matches!(sm, 70 | 72) => return decode_form:: < OpStg, 8 >
+        (w, sm)
     );
     None
 }
@@ -17822,12 +17840,12 @@ fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x8010300c000000000000fff == 0xa08 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        w & 0x80000000000000000000fff == 0xa08 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => decode_form:: < OpFsel, 2 > (w, sm)
     );
     try_form!(
-        w & 0x10300c000000000000fff == 0xa08 && matches!(sm, 70 | 72) => return
-        decode_form:: < OpFsel, 2 > (w, sm)
+        w & 0xfff == 0xa08 && matches!(sm, 70 | 72) => return decode_form:: < OpFsel, 2 >
+        (w, sm)
     );
     None
 }
@@ -18704,7 +18722,7 @@ fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x8010300c000000000000fff == 0x80000000000000000000c08 && matches!(sm, 75 |
+        w & 0x80000000000000000000fff == 0x80000000000000000000c08 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
         decode_form:: < OpFsel, 3 > (w, sm)
     );
@@ -20888,21 +20906,17 @@ fn print_sm70_arm1(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm2(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 75) =>
-        print_form:: < OpLdg, 0 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0x800010000000000000001ff == 0x80001000000000000000181 && matches!(sm, 75) =>
         print_form:: < OpLdg, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpLdg, 3 > (w, sm, at, out)
+        w & 0x800000000000000000001ff == 0x181 && matches!(sm, 75) => print_form:: <
+        OpLdg, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000001ff == 0x1000000000000000181 && matches!(sm, 70 | 72) =>
-        print_form:: < OpLdg, 1 > (w, sm, at, out)
+        w & 0x800000000000000000001ff == 0x181 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLdg, 3 > (w,
+        sm, at, out)
     );
     try_form!(
         w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
@@ -20910,7 +20924,11 @@ fn print_sm70_arm2(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
-        return print_form:: < OpLdg, 6 > (w, sm, at, out)
+        print_form:: < OpLdg, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ff == 0x181 && matches!(sm, 70 | 72) => return print_form:: < OpLdg, 1 >
+        (w, sm, at, out)
     );
     None
 }
@@ -20920,53 +20938,53 @@ fn print_sm70_arm3(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form:: < OpStg, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
-        print_form:: < OpStg, 8 > (w, sm, at, out)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 75) => print_form:: <
+        OpStg, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpStg, 9 > (w, sm, at, out)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpStg, 9 > (w,
+        sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
-        return print_form:: < OpStg, 8 > (w, sm, at, out)
+        w & 0x1fc == 0x184 && matches!(sm, 70 | 72) => return print_form:: < OpStg, 8 >
+        (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 75) =>
-        print_form:: < OpStg, 0 > (w, sm, at, out)
+        w & 0x800000000000000000001ff == 0x186 && matches!(sm, 75) => print_form:: <
+        OpStg, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90) => print_form:: < OpStg, 2 > (w, sm, at, out)
+        w & 0x800000000000000000001ff == 0x186 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90) => print_form:: < OpStg, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 100 | 101
-        | 103 | 107 | 110 | 120 | 121) => print_form:: < OpStg, 7 > (w, sm, at, out)
+        w & 0x800000000000000000001ff == 0x186 && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => print_form:: < OpStg, 7 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000001ff == 0x1000000000000000186 && matches!(sm, 70 | 72) =>
-        print_form:: < OpStg, 0 > (w, sm, at, out)
+        w & 0x1ff == 0x186 && matches!(sm, 70 | 72) => print_form:: < OpStg, 0 > (w, sm,
+        at, out)
     );
     try_form!(
         w & 0x800010000000000000001fc == 0x80001000000000000000184 && matches!(sm, 75) =>
         print_form:: < OpStg, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
-        print_form:: < OpStg, 8 > (w, sm, at, out)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 75) => print_form:: <
+        OpStg, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpStg, 9 > (w, sm, at, out)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpStg, 9 > (w,
+        sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
-        return print_form:: < OpStg, 8 > (w, sm, at, out)
+        w & 0x1fc == 0x184 && matches!(sm, 70 | 72) => return print_form:: < OpStg, 8 >
+        (w, sm, at, out)
     );
     None
 }
@@ -21275,13 +21293,13 @@ fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x8010300c000000000000fff == 0x208 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        w & 0x80000000000000000000fff == 0x208 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFsel, 0 >
         (w, sm, at, out)
     );
     try_form!(
-        w & 0x10300c000000000000fff == 0x208 && matches!(sm, 70 | 72) => return
-        print_form:: < OpFsel, 0 > (w, sm, at, out)
+        w & 0xfff == 0x208 && matches!(sm, 70 | 72) => return print_form:: < OpFsel, 0 >
+        (w, sm, at, out)
     );
     None
 }
@@ -23068,17 +23086,17 @@ fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         print_form:: < OpStg, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
-        print_form:: < OpStg, 8 > (w, sm, at, out)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 75) => print_form:: <
+        OpStg, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpStg, 9 > (w, sm, at, out)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpStg, 9 > (w,
+        sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
-        return print_form:: < OpStg, 8 > (w, sm, at, out)
+        w & 0x1fc == 0x184 && matches!(sm, 70 | 72) => return print_form:: < OpStg, 8 >
+        (w, sm, at, out)
     );
     None
 }
@@ -23258,6 +23276,10 @@ fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x84030000000000000000fff == 0x800000000000000000003b4 && matches!(sm, 107)
+        => print_form:: < OpUtmaldgUr, 3 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0x82010000000000000000fff == 0x800000000000000000003b4 && matches!(sm, 120 |
         121) => print_form:: < OpUtmaldgUr, 1 > (w, sm, at, out)
     );
@@ -23267,19 +23289,23 @@ fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003b4 && matches!(sm, 100 |
-        101 | 103 | 107 | 110) => return print_form:: < OpUtmaldgUr, 2 > (w, sm, at, out)
+        101 | 103 | 110) => return print_form:: < OpUtmaldgUr, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x86030000000000000000fff == 0x800000000000000000003b5 && matches!(sm, 107)
+        => print_form:: < OpUtmastg, 2 > (w, sm, at, out)
+    );
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003b5 && matches!(sm, 90) =>
         print_form:: < OpUtmastg, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003b5 && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return print_form:: < OpUtmastg, 1 > (w,
-        sm, at, out)
+        101 | 103 | 110 | 120 | 121) => return print_form:: < OpUtmastg, 1 > (w, sm, at,
+        out)
     );
     None
 }
@@ -23331,13 +23357,17 @@ fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x80013000000000000000fff == 0x800000000000000000003bc && matches!(sm, 107)
+        => print_form:: < OpUblkpf, 2 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003bc && matches!(sm, 90) =>
         print_form:: < OpUblkpf, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003bc && matches!(sm, 100 |
-        101 | 103 | 107 | 110 | 120 | 121) => return print_form:: < OpUblkpf, 1 > (w, sm,
-        at, out)
+        101 | 103 | 110 | 120 | 121) => return print_form:: < OpUblkpf, 1 > (w, sm, at,
+        out)
     );
     None
 }
@@ -23894,6 +23924,10 @@ fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x84030000000000000000fff == 0x800000000000000000005b4 && matches!(sm, 107)
+        => print_form:: < OpUtmaldg, 3 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0x82010000000000000000fff == 0x800000000000000000005b4 && matches!(sm, 120 |
         121) => print_form:: < OpUtmaldg, 1 > (w, sm, at, out)
     );
@@ -23903,7 +23937,7 @@ fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000005b4 && matches!(sm, 100 |
-        101 | 103 | 107 | 110) => return print_form:: < OpUtmaldg, 2 > (w, sm, at, out)
+        101 | 103 | 110) => return print_form:: < OpUtmaldg, 2 > (w, sm, at, out)
     );
     None
 }
@@ -24323,13 +24357,13 @@ fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80103000000000000000fff == 0x808 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        w & 0x80000000000000000000fff == 0x808 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpFsel, 1 >
         (w, sm, at, out)
     );
     try_form!(
-        w & 0x103000000000000000fff == 0x808 && matches!(sm, 70 | 72) => return
-        print_form:: < OpFsel, 1 > (w, sm, at, out)
+        w & 0xfff == 0x808 && matches!(sm, 70 | 72) => return print_form:: < OpFsel, 1 >
+        (w, sm, at, out)
     );
     None
 }
@@ -25730,6 +25764,19 @@ fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         | 110 | 120 | 121) => print_form:: < OpCall, 1 > (w, sm, at, out)
     );
     try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000944 && matches!(sm, 75 |
+        80 | 86 | 87 | 88 | 89) => print_form:: < OpCallUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000944 && matches!(sm, 90) =>
+        print_form:: < OpCallUr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000944 && matches!(sm, 100 |
+        101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpCallUr, 2 > (w, sm, at,
+        out)
+    );
+    try_form!(
         w & 0xfff == 0x944 && matches!(sm, 70 | 72) => return print_form:: < OpCall, 0 >
         (w, sm, at, out)
     );
@@ -25973,11 +26020,6 @@ fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpLdg, 11 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
         86 | 87 | 88 | 89) => print_form:: < OpLdg, 12 > (w, sm, at, out)
     );
@@ -25987,20 +26029,25 @@ fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         at, out)
     );
     try_form!(
-        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
-        print_form:: < OpLdg, 7 > (w, sm, at, out)
+        w & 0x80000000000000000000ffe == 0x980 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLdg, 11 > (w,
+        sm, at, out)
     );
     try_form!(
-        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
-        print_form:: < OpLdg, 8 > (w, sm, at, out)
+        w & 0xffe == 0x980 && matches!(sm, 75) => print_form:: < OpLdg, 7 > (w, sm, at,
+        out)
     );
     try_form!(
-        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
-        print_form:: < OpLdg, 9 > (w, sm, at, out)
+        w & 0xffe == 0x980 && matches!(sm, 75) => print_form:: < OpLdg, 8 > (w, sm, at,
+        out)
     );
     try_form!(
-        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
-        print_form:: < OpLdg, 10 > (w, sm, at, out)
+        w & 0xffe == 0x980 && matches!(sm, 70 | 72) => print_form:: < OpLdg, 9 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0xffe == 0x980 && matches!(sm, 70 | 72) => print_form:: < OpLdg, 10 > (w, sm,
+        at, out)
     );
     try_form!(
         w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
@@ -26023,11 +26070,6 @@ fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         at, out)
     );
     try_form!(
-        w & 0x80001000000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpLdg, 11 > (w, sm, at, out)
-    );
-    try_form!(
         w & 0x80001000000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80 |
         86 | 87 | 88 | 89) => print_form:: < OpLdg, 12 > (w, sm, at, out)
     );
@@ -26037,37 +26079,38 @@ fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         at, out)
     );
     try_form!(
-        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
-        print_form:: < OpLdg, 7 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
-        print_form:: < OpLdg, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
-        print_form:: < OpLdg, 9 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1000000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 | 72) =>
-        print_form:: < OpLdg, 10 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 75) =>
-        print_form:: < OpLdg, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000ffe == 0x980 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLdg, 11 > (w,
+        sm, at, out)
     );
     try_form!(
         w & 0x800010000000000000001ff == 0x80001000000000000000181 && matches!(sm, 75) =>
         print_form:: < OpLdg, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000181 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpLdg, 3 > (w, sm, at, out)
+        w & 0xffe == 0x980 && matches!(sm, 75) => print_form:: < OpLdg, 7 > (w, sm, at,
+        out)
     );
     try_form!(
-        w & 0x10000000000000001ff == 0x1000000000000000181 && matches!(sm, 70 | 72) =>
-        print_form:: < OpLdg, 1 > (w, sm, at, out)
+        w & 0xffe == 0x980 && matches!(sm, 75) => print_form:: < OpLdg, 8 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0xffe == 0x980 && matches!(sm, 70 | 72) => print_form:: < OpLdg, 9 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0xffe == 0x980 && matches!(sm, 70 | 72) => print_form:: < OpLdg, 10 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0x800000000000000000001ff == 0x181 && matches!(sm, 75) => print_form:: <
+        OpLdg, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800000000000000000001ff == 0x181 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpLdg, 3 > (w,
+        sm, at, out)
     );
     try_form!(
         w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
@@ -26075,7 +26118,11 @@ fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x800010000000000000001fe == 0x80001000000000000000180 && matches!(sm, 75) =>
-        return print_form:: < OpLdg, 6 > (w, sm, at, out)
+        print_form:: < OpLdg, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ff == 0x181 && matches!(sm, 70 | 72) => return print_form:: < OpLdg, 1 >
+        (w, sm, at, out)
     );
     None
 }
@@ -26129,17 +26176,17 @@ fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         print_form:: < OpStg, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
-        print_form:: < OpStg, 8 > (w, sm, at, out)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 75) => print_form:: <
+        OpStg, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpStg, 9 > (w, sm, at, out)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpStg, 9 > (w,
+        sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
-        return print_form:: < OpStg, 8 > (w, sm, at, out)
+        w & 0x1fc == 0x184 && matches!(sm, 70 | 72) => return print_form:: < OpStg, 8 >
+        (w, sm, at, out)
     );
     None
 }
@@ -26165,17 +26212,17 @@ fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         print_form:: < OpStg, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
-        print_form:: < OpStg, 8 > (w, sm, at, out)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 75) => print_form:: <
+        OpStg, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpStg, 9 > (w, sm, at, out)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpStg, 9 > (w,
+        sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
-        return print_form:: < OpStg, 8 > (w, sm, at, out)
+        w & 0x1fc == 0x184 && matches!(sm, 70 | 72) => return print_form:: < OpStg, 8 >
+        (w, sm, at, out)
     );
     None
 }
@@ -26197,37 +26244,37 @@ fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpStg, 6 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 75) =>
-        print_form:: < OpStg, 0 > (w, sm, at, out)
+        w & 0x800000000000000000001ff == 0x186 && matches!(sm, 75) => print_form:: <
+        OpStg, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90) => print_form:: < OpStg, 2 > (w, sm, at, out)
+        w & 0x800000000000000000001ff == 0x186 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90) => print_form:: < OpStg, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001ff == 0x1000000000000000186 && matches!(sm, 100 | 101
-        | 103 | 107 | 110 | 120 | 121) => print_form:: < OpStg, 7 > (w, sm, at, out)
+        w & 0x800000000000000000001ff == 0x186 && matches!(sm, 100 | 101 | 103 | 107 |
+        110 | 120 | 121) => print_form:: < OpStg, 7 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000001ff == 0x1000000000000000186 && matches!(sm, 70 | 72) =>
-        print_form:: < OpStg, 0 > (w, sm, at, out)
+        w & 0x1ff == 0x186 && matches!(sm, 70 | 72) => print_form:: < OpStg, 0 > (w, sm,
+        at, out)
     );
     try_form!(
         w & 0x800010000000000000001fc == 0x80001000000000000000184 && matches!(sm, 75) =>
         print_form:: < OpStg, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 75) =>
-        print_form:: < OpStg, 8 > (w, sm, at, out)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 75) => print_form:: <
+        OpStg, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x800010000000000000001fc == 0x1000000000000000184 && matches!(sm, 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: <
-        OpStg, 9 > (w, sm, at, out)
+        w & 0x800000000000000000001fc == 0x184 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => print_form:: < OpStg, 9 > (w,
+        sm, at, out)
     );
     try_form!(
-        w & 0x10000000000000001fc == 0x1000000000000000184 && matches!(sm, 70 | 72) =>
-        return print_form:: < OpStg, 8 > (w, sm, at, out)
+        w & 0x1fc == 0x184 && matches!(sm, 70 | 72) => return print_form:: < OpStg, 8 >
+        (w, sm, at, out)
     );
     None
 }
@@ -26811,12 +26858,12 @@ fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x8010300c000000000000fff == 0xa08 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
+        w & 0x80000000000000000000fff == 0xa08 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x10300c000000000000fff == 0xa08 && matches!(sm, 70 | 72) => return
-        print_form:: < OpFsel, 2 > (w, sm, at, out)
+        w & 0xfff == 0xa08 && matches!(sm, 70 | 72) => return print_form:: < OpFsel, 2 >
+        (w, sm, at, out)
     );
     None
 }
@@ -27693,7 +27740,7 @@ fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x8010300c000000000000fff == 0x80000000000000000000c08 && matches!(sm, 75 |
+        w & 0x80000000000000000000fff == 0x80000000000000000000c08 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121) => return
         print_form:: < OpFsel, 3 > (w, sm, at, out)
     );
@@ -29889,6 +29936,19 @@ pub const FORMS: &[FormInfo] = &[
         0x80000000000000000000fff, 0x344, 0x1fff03c00000000000300000000, 0, [PRED, GPR]
     ),
     form_info!(
+        "call_ur", "fixed", 0, Sm70, [75, 80, 86, 87, 88, 89], 0x80000000000000000000fff,
+        0x80000000000000000000944, 0x1fff03c000000000003c0ff0000, 0, [PRED, UGPR]
+    ),
+    form_info!(
+        "call_ur", "fixed", 1, Sm70, [90], 0x80000000000000000000fff,
+        0x80000000000000000000944, 0x1fff03c000000000003c0000000, 0, [PRED, UGPR]
+    ),
+    form_info!(
+        "call_ur", "fixed", 2, Sm70, [100, 101, 103, 107, 110, 120, 121],
+        0x80000000000000000000fff, 0x80000000000000000000944,
+        0x1fff03c00000000000300000000, 0, [PRED, UGPR]
+    ),
+    form_info!(
         "cctl", "fixed", 0, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
         121], 0x80000000000000000000fff, 0x98f, 0x1fff07e3eff0000000000ff0000, 0, [GPR]
     ),
@@ -31158,26 +31218,24 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "fsel", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x10300c000000000000fff, 0x208, 0x1fff87efcff3fffff0000000000, 0,
-        [GPR, GPR, PRED]
+        110, 120, 121], 0xfff, 0x208, 0x1fff87efcff3fffff0000000000, 0, [GPR, GPR, PRED]
     ),
     form_info!(
         "fsel", "rir", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
-        110, 120, 121], 0x103000000000000000fff, 0x808, 0x1fff87efcff0000000000000000, 0,
-        [GPR, IMM, PRED]; (75..= 121, [(0x7fc0000000000000, 0x7fc0000000000000)], 0,
-        0x3fffff00000000, 0x3fffff00000000), (75..= 121, [(0x7fc0000000000000,
-        0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70
-        ..= 72, [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000,
-        0x7fffff00000000, 0x7fffff00000000)
+        110, 120, 121], 0xfff, 0x808, 0x1fff87efcff0000000000000000, 0, [GPR, IMM, PRED];
+        (75..= 121, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 121, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70..= 72,
+        [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000)
     ),
     form_info!(
-        "fsel", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
-        0x10300c000000000000fff, 0xa08, 0x1fff87efcff380000ff00000000, 0, [GPR, CBUF,
-        PRED]
+        "fsel", "rcr", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90], 0xfff, 0xa08,
+        0x1fff87efcff380000ff00000000, 0, [GPR, CBUF, PRED]
     ),
     form_info!(
         "fsel", "rur", 3, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
-        120, 121], 0x8010300c000000000000fff, 0x80000000000000000000c08,
+        120, 121], 0x80000000000000000000fff, 0x80000000000000000000c08,
         0x1fff07efcff3fffff0000000000, 0, [GPR, UGPR, PRED]
     ),
     form_info!(
@@ -33082,12 +33140,12 @@ pub const FORMS: &[FormInfo] = &[
         0x800000000000000000007ac, 0x1fff7fef1fff800001f00000000, 0, [UGPR]
     ),
     form_info!(
-        "ldg", "fixed", 0, Sm70, [75], 0x800010000000000000001ff, 0x1000000000000000181,
+        "ldg", "fixed", 0, Sm70, [75], 0x800000000000000000001ff, 0x181,
         0x1fff30000c0000000ff00000000, 0, [GPR, NONE, PRED]
     ),
     form_info!(
-        "ldg", "fixed", 1, Sm70, [70, 72], 0x10000000000000001ff, 0x1000000000000000181,
-        0x1fffb0000ff000000ff00000000, 0, [GPR, NONE, NONE]
+        "ldg", "fixed", 1, Sm70, [70, 72], 0x1ff, 0x181, 0x1fffb0000ff000000ff00000000,
+        0, [GPR, NONE, NONE]
     ),
     form_info!(
         "ldg", "fixed", 2, Sm70, [75], 0x800010000000000000001ff,
@@ -33097,8 +33155,8 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "ldg", "fixed", 3, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x800010000000000000001ff, 0x1000000000000000181,
-        0x1fff38010c0000000ff00000000, 0, [GPR, NONE, PRED]
+        121], 0x800000000000000000001ff, 0x181, 0x1fff38010c0000000ff00000000, 0, [GPR,
+        NONE, PRED]
     ),
     form_info!(
         "ldg", "fixed", 4, Sm70, [80, 86, 87, 88, 89], 0x80001000000000000000fff,
@@ -33120,25 +33178,25 @@ pub const FORMS: &[FormInfo] = &[
         0x40000000000000000000000)
     ),
     form_info!(
-        "ldg", "fixed", 7, Sm70, [75], 0x1000000000000000ffe, 0x1000000000000000980,
-        0x1fff30e00c00000000000000000, 0, [GPR, NONE, PRED]
+        "ldg", "fixed", 7, Sm70, [75], 0xffe, 0x980, 0x1fff30e00c00000000000000000, 0,
+        [GPR, NONE, PRED]
     ),
     form_info!(
-        "ldg", "fixed", 8, Sm70, [75], 0x1000000000000000ffe, 0x1000000000000000980,
-        0x1fff30000c00000000000000000, 0, [GPR, NONE, PRED]
+        "ldg", "fixed", 8, Sm70, [75], 0xffe, 0x980, 0x1fff30000c00000000000000000, 0,
+        [GPR, NONE, PRED]
     ),
     form_info!(
-        "ldg", "fixed", 9, Sm70, [70, 72], 0x1000000000000000ffe, 0x1000000000000000980,
-        0x1fff30e00ff0000000000000000, 0, [GPR, NONE, NONE]
+        "ldg", "fixed", 9, Sm70, [70, 72], 0xffe, 0x980, 0x1fff30e00ff0000000000000000,
+        0, [GPR, NONE, NONE]
     ),
     form_info!(
-        "ldg", "fixed", 10, Sm70, [70, 72], 0x1000000000000000ffe, 0x1000000000000000980,
-        0x1fff30000ff0000000000000000, 0, [GPR, NONE, NONE]
+        "ldg", "fixed", 10, Sm70, [70, 72], 0xffe, 0x980, 0x1fff30000ff0000000000000000,
+        0, [GPR, NONE, NONE]
     ),
     form_info!(
         "ldg", "fixed", 11, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x80001000000000000000ffe, 0x1000000000000000980,
-        0x1fff38e10c00000000000000000, 0, [GPR, NONE, PRED]
+        121], 0x80000000000000000000ffe, 0x980, 0x1fff38e10c00000000000000000, 0, [GPR,
+        NONE, PRED]
     ),
     form_info!(
         "ldg", "fixed", 12, Sm70, [80, 86, 87, 88, 89], 0x80001000000000000000ffe,
@@ -34604,8 +34662,8 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff3fff1000000000000ff0000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
-        "stg", "fixed", 0, Sm70, [70, 72, 75], 0x10000000000000001ff,
-        0x1000000000000000186, 0x1ffff8e00ff0000000000ff0000, 0, [GPR, GPR, NONE, NONE]
+        "stg", "fixed", 0, Sm70, [70, 72, 75], 0x1ff, 0x186,
+        0x1ffff8e00ff0000000000ff0000, 0, [GPR, GPR, NONE, NONE]
     ),
     form_info!(
         "stg", "fixed", 1, Sm70, [75], 0x800010000000000000001fc,
@@ -34614,8 +34672,8 @@ pub const FORMS: &[FormInfo] = &[
         0x40000000000000000000000)
     ),
     form_info!(
-        "stg", "fixed", 2, Sm70, [80, 86, 87, 88, 89, 90], 0x800010000000000000001ff,
-        0x1000000000000000186, 0x1fff78e10ff0000000000ff0000, 0, [GPR, GPR, NONE, NONE]
+        "stg", "fixed", 2, Sm70, [80, 86, 87, 88, 89, 90], 0x800000000000000000001ff,
+        0x186, 0x1fff78e10ff0000000000ff0000, 0, [GPR, GPR, NONE, NONE]
     ),
     form_info!(
         "stg", "fixed", 3, Sm70, [80, 86, 87, 88, 89], 0x80001000000000000000ffc,
@@ -34642,17 +34700,17 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "stg", "fixed", 7, Sm70, [100, 101, 103, 107, 110, 120, 121],
-        0x800010000000000000001ff, 0x1000000000000000186, 0x1fff78e10ff0000000000ff0000,
-        0, [GPR, GPR, NONE, NONE]
+        0x800000000000000000001ff, 0x186, 0x1fff78e10ff0000000000ff0000, 0, [GPR, GPR,
+        NONE, NONE]
     ),
     form_info!(
-        "stg", "fixed", 8, Sm70, [70, 72, 75], 0x10000000000000001fc,
-        0x1000000000000000184, 0x1ffff8e00000000000000ff0000, 0, [GPR, GPR, NONE, NONE]
+        "stg", "fixed", 8, Sm70, [70, 72, 75], 0x1fc, 0x184,
+        0x1ffff8e00000000000000ff0000, 0, [GPR, GPR, NONE, NONE]
     ),
     form_info!(
         "stg", "fixed", 9, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
-        121], 0x800010000000000000001fc, 0x1000000000000000184,
-        0x1fff78e10000000000000ff0000, 0, [GPR, GPR, NONE, NONE]
+        121], 0x800000000000000000001fc, 0x184, 0x1fff78e10000000000000ff0000, 0, [GPR,
+        GPR, NONE, NONE]
     ),
     form_info!(
         "stg", "fixed", 10, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
@@ -35511,9 +35569,13 @@ pub const FORMS: &[FormInfo] = &[
         0x800000000000000000003bc, 0x1fff7ffefc0ffffffffc0ff0000, 0, [UGPR, UGPR]
     ),
     form_info!(
-        "ublkpf", "fixed", 1, Sm70, [100, 101, 103, 107, 110, 120, 121],
+        "ublkpf", "fixed", 1, Sm70, [100, 101, 103, 110, 120, 121],
         0x80010000000000000000fff, 0x800000000000000000003bc,
         0x1fff7ffef00ffffffff00ff0000, 0, [UGPR, UGPR]
+    ),
+    form_info!(
+        "ublkpf", "fixed", 2, Sm70, [107], 0x80013000000000000000fff,
+        0x800000000000000000003bc, 0x1fff7ffec00ffffffff00ff0000, 0, [UGPR, UGPR]
     ),
     form_info!(
         "ubrev", "uuu", 0, Sm70, [75, 80, 86, 87, 88, 89, 90], 0x80000000000000000000fff,
@@ -36278,9 +36340,12 @@ pub const FORMS: &[FormInfo] = &[
         0x800000000000000000005b4, 0x1fff7c06fffffffff0000ff0000, 0, [UGPR, UGPR]
     ),
     form_info!(
-        "utmaldg", "fixed", 2, Sm70, [100, 101, 103, 107, 110],
-        0x80010000000000000000fff, 0x800000000000000000005b4,
-        0x1fff7c06fffffffff0000ff0000, 0, [UGPR, UGPR]
+        "utmaldg", "fixed", 2, Sm70, [100, 101, 103, 110], 0x80010000000000000000fff,
+        0x800000000000000000005b4, 0x1fff7c06fffffffff0000ff0000, 0, [UGPR, UGPR]
+    ),
+    form_info!(
+        "utmaldg", "fixed", 3, Sm70, [107], 0x84030000000000000000fff,
+        0x800000000000000000005b4, 0x1fff7804fffffffff0000ff0000, 0, [UGPR, UGPR]
     ),
     form_info!(
         "utmaldg_ur", "fixed", 0, Sm70, [90], 0x80010000000000000000fff,
@@ -36291,9 +36356,12 @@ pub const FORMS: &[FormInfo] = &[
         0x800000000000000000003b4, 0x1fff7c06700ffffff0000ff0000, 0, [UGPR, UGPR, UGPR]
     ),
     form_info!(
-        "utmaldg_ur", "fixed", 2, Sm70, [100, 101, 103, 107, 110],
-        0x80010000000000000000fff, 0x800000000000000000003b4,
-        0x1fff7c06700ffffff0000ff0000, 0, [UGPR, UGPR, UGPR]
+        "utmaldg_ur", "fixed", 2, Sm70, [100, 101, 103, 110], 0x80010000000000000000fff,
+        0x800000000000000000003b4, 0x1fff7c06700ffffff0000ff0000, 0, [UGPR, UGPR, UGPR]
+    ),
+    form_info!(
+        "utmaldg_ur", "fixed", 3, Sm70, [107], 0x84030000000000000000fff,
+        0x800000000000000000003b4, 0x1fff7804700ffffff0000ff0000, 0, [UGPR, UGPR, UGPR]
     ),
     form_info!(
         "utmapf", "fixed", 0, Sm70, [90], 0x80010000000000000000fff,
@@ -36334,9 +36402,13 @@ pub const FORMS: &[FormInfo] = &[
         0x800000000000000000003b5, 0x1fff7f86fffffffffc0c0ff0000, 0, [UGPR, UGPR]
     ),
     form_info!(
-        "utmastg", "fixed", 1, Sm70, [100, 101, 103, 107, 110, 120, 121],
+        "utmastg", "fixed", 1, Sm70, [100, 101, 103, 110, 120, 121],
         0x80010000000000000000fff, 0x800000000000000000003b5,
         0x1fff7f06fffffffff0000ff0000, 0, [UGPR, UGPR]
+    ),
+    form_info!(
+        "utmastg", "fixed", 2, Sm70, [107], 0x86030000000000000000fff,
+        0x800000000000000000003b5, 0x1fff7904fffffffff0000ff0000, 0, [UGPR, UGPR]
     ),
     form_info!(
         "vabsdiff", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
@@ -36655,6 +36727,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_call.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_call_abs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_call_abs_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_call_r.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_call_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cctl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cctl_all.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cgaerrbar.rs"));

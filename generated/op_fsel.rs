@@ -4,20 +4,22 @@
 
 /// `FSEL`: 32-bit float select by a predicate.
 ///
-/// Spec: isa-spec/spec/ops/alu/fsel.toml:2 (op `fsel`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/fsel.toml:4 (op `fsel`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFsel {
-    /// Destination (f32). (isa-spec/spec/ops/alu/fsel.toml:7)
+    /// Destination (f32). (isa-spec/spec/ops/alu/fsel.toml:9)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/alu/fsel.toml:11)
+    /// Source (f32). (isa-spec/spec/ops/alu/fsel.toml:13)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/alu/fsel.toml:15)
+    /// Source (f32). (isa-spec/spec/ops/alu/fsel.toml:18)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/alu/fsel.toml:19)
+    /// Source (pred). (isa-spec/spec/ops/alu/fsel.toml:23)
     pub cond: Src,
+    /// Modifier.  (isa-spec/spec/ops/alu/fsel.toml:37)
+    pub ftz: bool,
 }
 op_fields!(OpFsel, [a, b, cond], [d]);
-/// Spec: isa-spec/spec/ops/alu/fsel.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fsel.toml:4.
 impl OpFsel {
     pub const NAME: &'static str = "fsel";
     pub const MNEMONIC: &'static str = "FSEL";
@@ -27,8 +29,8 @@ impl OpFsel {
         70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
-        OperandInfo::new("a", ValueType::F32),
-        OperandInfo::new("b", ValueType::F32),
+        OperandInfo::new("a", ValueType::F32).with_neg().with_abs(),
+        OperandInfo::new("b", ValueType::F32).with_neg().with_abs(),
         OperandInfo::new("cond", ValueType::Pred).with_not(),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::F32)];
@@ -47,22 +49,25 @@ impl OpFsel {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/alu/fsel.toml:43 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fsel.toml:56 pack alike.
     #[inline(always)]
     fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
-        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.a.abs) << 73;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= u128::from(self.ftz) << 80;
         w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsel.toml:43; form at isa-spec/spec/ops/alu/fsel.toml:48).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsel.toml:56; form at isa-spec/spec/ops/alu/fsel.toml:61).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = {
             let strict: u128 = match sm {
                 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120
@@ -72,11 +77,14 @@ impl OpFsel {
             0x208 | (c.raw & 0x1fff87efcff3fffff0000000000 & !strict) | (0 & strict)
         } | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsel.toml:43; form at isa-spec/spec/ops/alu/fsel.toml:48).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsel.toml:56; form at isa-spec/spec/ops/alu/fsel.toml:61).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = {
             let strict: u128 = match sm {
                 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120
@@ -88,9 +96,10 @@ impl OpFsel {
         w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fsel.toml:43; form at isa-spec/spec/ops/alu/fsel.toml:48).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fsel.toml:56; form at isa-spec/spec/ops/alu/fsel.toml:61).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = {
             let strict: u128 = match sm {
                 75 | 80 | 86 | 87 | 88 | 89 | 90 => 0x80000000000000000000000,
@@ -100,57 +109,79 @@ impl OpFsel {
         } | self.encode_e0(sm, c)?;
         w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsel.toml:43; form at isa-spec/spec/ops/alu/fsel.toml:48).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsel.toml:56; form at isa-spec/spec/ops/alu/fsel.toml:61).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000c08
             | (c.raw & 0x1fff07efcff3fffff0000000000) | self.encode_e0(sm, c)?;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/fsel.toml:43 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fsel.toml:56 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
+            .with_neg(bit(w, 72))
+            .with_abs(bit(w, 73));
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
-        Some(Self { d, a, b: Src::RZ, cond })
+        let ftz: bool = bit(w, 80);
+        Some(Self {
+            d,
+            a,
+            b: Src::RZ,
+            cond,
+            ftz,
+        })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fsel.toml:43; form at isa-spec/spec/ops/alu/fsel.toml:48).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fsel.toml:56; form at isa-spec/spec/ops/alu/fsel.toml:61).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
-        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87efcff3fffff0000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fsel.toml:43; form at isa-spec/spec/ops/alu/fsel.toml:48).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fsel.toml:56; form at isa-spec/spec/ops/alu/fsel.toml:61).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87efcff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fsel.toml:43; form at isa-spec/spec/ops/alu/fsel.toml:48).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fsel.toml:56; form at isa-spec/spec/ops/alu/fsel.toml:61).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
-        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87efcff380000ff00000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fsel.toml:43; form at isa-spec/spec/ops/alu/fsel.toml:48).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fsel.toml:56; form at isa-spec/spec/ops/alu/fsel.toml:61).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
-        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07efcff3fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `FSEL` (isa-spec/spec/ops/alu/fsel.toml:32); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FSEL` (isa-spec/spec/ops/alu/fsel.toml:42); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FSEL"]])?;
-        if !rest.is_empty() {
+        let mut cur = 0usize;
+        let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
+        if cur != rest.len() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
@@ -159,7 +190,7 @@ impl OpFsel {
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
         let cond = asm_try!(src_operand(at.take(), "cond", ImmStyle::Hex));
         let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "cond"]));
-        let op = Self { d, a, b, cond };
+        let op = Self { d, a, b, cond, ftz };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
@@ -171,19 +202,27 @@ impl OpFsel {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/alu/fsel.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/fsel.toml:4.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fsel", 3usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
         let b: f32 = src_value(srcs, 1usize, &self.b)?;
         let cond: bool = src_value(srcs, 2usize, &self.cond)?;
+        let ftz = self.ftz;
+        if ftz {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "fsel", sm, "ftz"),
+                ),
+            );
+        }
         let out_d: f32 = if cond { a } else { b };
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpFsel {}
 impl FlowOp for OpFsel {}
-/// Spec: isa-spec/spec/ops/alu/fsel.toml:26.
+/// Spec: isa-spec/spec/ops/alu/fsel.toml:30.
 impl SchedOp for OpFsel {
     fn latency(&self, sm: u32) -> Option<u8> {
         match sm {
@@ -193,7 +232,7 @@ impl SchedOp for OpFsel {
         }
     }
 }
-/// Spec: isa-spec/spec/ops/alu/fsel.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fsel.toml:4.
 impl Encode for OpFsel {
     const NAME: &'static str = "fsel";
     encode_by_form!(
@@ -201,13 +240,13 @@ impl Encode for OpFsel {
         cond]
     );
 }
-/// Spec: isa-spec/spec/ops/alu/fsel.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fsel.toml:4.
 impl Forms for OpFsel {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/fsel.toml:32.
+    /// Spec: isa-spec/spec/ops/alu/fsel.toml:42.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -216,6 +255,9 @@ impl Forms for OpFsel {
         let reuse_cond = false;
         write_guard(out, &c.guard);
         out.push_str("FSEL");
+        if self.ftz {
+            out.push_str(".FTZ");
+        }
         out.push_str(" ");
         write_reg(out, self.d);
         out.push_str(", ");
@@ -227,7 +269,7 @@ impl Forms for OpFsel {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/alu/fsel.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fsel.toml:4.
 impl Legalize for OpFsel {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

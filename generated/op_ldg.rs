@@ -4,42 +4,42 @@
 
 /// `LDG`: Load 1..16 bytes from global memory at a + off (+ u) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:15 (op `ldg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:18 (op `ldg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdg {
-    /// Destination (u32). (isa-spec/spec/ops/memory/ldg.toml:28)
+    /// Destination (u32). (isa-spec/spec/ops/memory/ldg.toml:31)
     pub d: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/memory/ldg.toml:35)
+    /// Destination (pred). (isa-spec/spec/ops/memory/ldg.toml:38)
     pub pd: Reg,
-    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/ldg.toml:41)
+    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/ldg.toml:44)
     pub a: Src,
-    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/ldg.toml:46)
+    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/ldg.toml:49)
     pub ua: Src,
-    /// Source (pred). Predicate of unknown meaning (Maxwell/Pascal LD/ST, SM75+ LDG/LD). (isa-spec/spec/ops/memory/ldg.toml:57)
+    /// Source (pred). Predicate of unknown meaning (Maxwell/Pascal LD/ST, SM75+ LDG/LD). (isa-spec/spec/ops/memory/ldg.toml:60)
     pub p: Src,
-    /// Modifier. Signed byte offset added to the address (24 bits; 32 in SM70/75's generic register-only form). (isa-spec/spec/ops/memory/ldg.toml:64)
+    /// Modifier. Signed byte offset added to the address (24 bits; 32 in SM70/75's generic register-only form). (isa-spec/spec/ops/memory/ldg.toml:67)
     pub off: i32,
-    /// Modifier. Maxwell/Pascal: a 64-bit address (.E, register pair a) or a 32-bit one (register a alone). (isa-spec/spec/ops/memory/ldg.toml:69)
+    /// Modifier. Maxwell/Pascal: a 64-bit address (.E, register pair a) or a 32-bit one (register a alone). (isa-spec/spec/ops/memory/ldg.toml:72)
     pub e: MemAddrExt,
-    /// Modifier. Width of the base register a. (isa-spec/spec/ops/memory/ldg.toml:75)
+    /// Modifier. Width of the base register a. (isa-spec/spec/ops/memory/ldg.toml:77)
     pub awidth: MemAddrWidth,
-    /// Modifier. How the address uses u. (isa-spec/spec/ops/memory/ldg.toml:81)
+    /// Modifier. How the address uses u. (isa-spec/spec/ops/memory/ldg.toml:83)
     pub amode: MemAddrMode,
-    /// Modifier. SM70..SM75 .ZD: pd printed even at PT. (isa-spec/spec/ops/memory/ldg.toml:87)
+    /// Modifier. SM70..SM75 .ZD: pd printed even at PT. (isa-spec/spec/ops/memory/ldg.toml:89)
     pub zd: MemZd,
-    /// Modifier. Global (LDG) or generic (LD) address; the runner treats both as global memory. (isa-spec/spec/ops/memory/ldg.toml:93)
+    /// Modifier. Global (LDG) or generic (LD) address; the runner treats both as global memory. (isa-spec/spec/ops/memory/ldg.toml:95)
     pub space: AddrSpace,
-    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:98)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:100)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:102)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:104)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:108)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:110)
     pub ltc: MemLtc4,
-    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:113)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:115)
     pub sem: MemSem,
 }
 op_fields!(OpLdg, [a, ua, p], [d, pd]);
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:15.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:18.
 impl OpLdg {
     pub const NAME: &'static str = "ldg";
     pub const MNEMONIC: &'static str = "LDG";
@@ -60,41 +60,41 @@ impl OpLdg {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `ltc`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:108).
+    /// Codes of `ltc`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:110).
     const LTC_CODES0: [u16; MemLtc4::COUNT] = codes("0 1 2 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:113).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:115).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e 0 1 2 3 4 5 6 7 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:102).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:104).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:81).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:83).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:75).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:77).
     const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("0 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:81).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:83).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 4 -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:75).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:77).
     const AWIDTH_CODES1: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:98).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:100).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:113).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:115).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - 4 1 - - - - - - - - - 5 - 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:93).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:95).
     const SPACE_CODES0: [u16; AddrSpace::COUNT] = codes("- 0");
-    /// Codes of `zd`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:87).
+    /// Codes of `zd`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:89).
     const ZD_CODES0: [u16; MemZd::COUNT] = codes("0 -");
-    /// Codes of `zd`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:87).
+    /// Codes of `zd`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:89).
     const ZD_CODES1: [u16; MemZd::COUNT] = codes("- 1");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:81).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:83).
     const AMODE_CODES2: [u16; MemAddrMode::COUNT] = codes("0 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:81).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:83).
     const AMODE_CODES3: [u16; MemAddrMode::COUNT] = codes("- 0 1");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:102).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:104).
     const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 2 3 - -");
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:93).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:95).
     const SPACE_CODES1: [u16; AddrSpace::COUNT] = codes("- 4");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -258,7 +258,7 @@ impl OpLdg {
             || (matches!(self.amode, MemAddrMode::Reg | MemAddrMode::Desc)
                 && matches!(self.awidth, MemAddrWidth::None | MemAddrWidth::B64)))
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:147; form at isa-spec/spec/ops/memory/ldg.toml:147).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:149; form at isa-spec/spec/ops/memory/ldg.toml:149).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -279,16 +279,15 @@ impl OpLdg {
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        let mut w: u128 = 0x1000000000000000181
-            | (c.raw & 0x1fff30000c0000000ff00000000);
+        let mut w: u128 = 0x181 | (c.raw & 0x1fff30000c0000000ff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
         w |= u128::from(self.p.not) << 67;
         w |= self.ltc.code_in(Self::NAME, "ltc", &Self::LTC_CODES0, sm)? << 68;
+        w |= code_of(&[1, 0], self.e.index()) << 72;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
@@ -298,7 +297,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:198; form at isa-spec/spec/ops/memory/ldg.toml:198).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:200; form at isa-spec/spec/ops/memory/ldg.toml:200).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -319,14 +318,13 @@ impl OpLdg {
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
-        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc4::None, sm)?;
-        let mut w: u128 = 0x1000000000000000181
-            | (c.raw & 0x1fffb0000ff000000ff00000000);
+        let mut w: u128 = 0x181 | (c.raw & 0x1fffb0000ff000000ff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= code_of(&[1, 0], self.e.index()) << 72;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
@@ -336,7 +334,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:208; form at isa-spec/spec/ops/memory/ldg.toml:208).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:210; form at isa-spec/spec/ops/memory/ldg.toml:210).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -377,7 +375,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:228; form at isa-spec/spec/ops/memory/ldg.toml:228).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:231; form at isa-spec/spec/ops/memory/ldg.toml:231).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -398,17 +396,16 @@ impl OpLdg {
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier zd", self.zd == MemZd::None, sm)?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        let mut w: u128 = 0x1000000000000000181
-            | (c.raw & 0x1fff38010c0000000ff00000000);
+        let mut w: u128 = 0x181 | (c.raw & 0x1fff38010c0000000ff00000000);
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
         w |= u128::from(self.p.not) << 67;
         w |= (self.ltc.index() as u128) << 68;
+        w |= code_of(&[1, 0], self.e.index()) << 72;
         w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
@@ -417,7 +414,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:284; form at isa-spec/spec/ops/memory/ldg.toml:284).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:287; form at isa-spec/spec/ops/memory/ldg.toml:287).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -462,7 +459,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:310; form at isa-spec/spec/ops/memory/ldg.toml:310).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:314; form at isa-spec/spec/ops/memory/ldg.toml:314).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -503,7 +500,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:324; form at isa-spec/spec/ops/memory/ldg.toml:324).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:328; form at isa-spec/spec/ops/memory/ldg.toml:328).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -544,7 +541,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:334; form at isa-spec/spec/ops/memory/ldg.toml:334).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:338; form at isa-spec/spec/ops/memory/ldg.toml:338).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -566,9 +563,7 @@ impl OpLdg {
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
-        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
-        let mut w: u128 = 0x1000000000000000980
-            | (c.raw & 0x1fff30e00c00000000000000000);
+        let mut w: u128 = 0x980 | (c.raw & 0x1fff30e00c00000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -576,6 +571,7 @@ impl OpLdg {
         w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
         w |= u128::from(self.p.not) << 67;
         w |= self.ltc.code_in(Self::NAME, "ltc", &Self::LTC_CODES0, sm)? << 68;
+        w |= code_of(&[1, 0], self.e.index()) << 72;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
@@ -584,7 +580,7 @@ impl OpLdg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:352; form at isa-spec/spec/ops/memory/ldg.toml:352).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:357; form at isa-spec/spec/ops/memory/ldg.toml:357).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -605,9 +601,7 @@ impl OpLdg {
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
-        let mut w: u128 = 0x1000000000000000980
-            | (c.raw & 0x1fff30000c00000000000000000);
+        let mut w: u128 = 0x980 | (c.raw & 0x1fff30000c00000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -615,6 +609,7 @@ impl OpLdg {
         w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
         w |= u128::from(self.p.not) << 67;
         w |= self.ltc.code_in(Self::NAME, "ltc", &Self::LTC_CODES0, sm)? << 68;
+        w |= code_of(&[1, 0], self.e.index()) << 72;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
@@ -624,7 +619,7 @@ impl OpLdg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:361; form at isa-spec/spec/ops/memory/ldg.toml:361).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:366; form at isa-spec/spec/ops/memory/ldg.toml:366).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -646,14 +641,13 @@ impl OpLdg {
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
-        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc4::None, sm)?;
-        let mut w: u128 = 0x1000000000000000980
-            | (c.raw & 0x1fff30e00ff0000000000000000);
+        let mut w: u128 = 0x980 | (c.raw & 0x1fff30e00ff0000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
+        w |= code_of(&[1, 0], self.e.index()) << 72;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
@@ -662,7 +656,7 @@ impl OpLdg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:370; form at isa-spec/spec/ops/memory/ldg.toml:370).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:375; form at isa-spec/spec/ops/memory/ldg.toml:375).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -683,14 +677,13 @@ impl OpLdg {
         }
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
-        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc4::None, sm)?;
-        let mut w: u128 = 0x1000000000000000980
-            | (c.raw & 0x1fff30000ff0000000000000000);
+        let mut w: u128 = 0x980 | (c.raw & 0x1fff30000ff0000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
+        w |= code_of(&[1, 0], self.e.index()) << 72;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
@@ -700,7 +693,7 @@ impl OpLdg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:381; form at isa-spec/spec/ops/memory/ldg.toml:381).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:386; form at isa-spec/spec/ops/memory/ldg.toml:386).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -722,11 +715,9 @@ impl OpLdg {
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
-        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
         only_default(Self::NAME, "modifier zd", self.zd == MemZd::None, sm)?;
-        let mut w: u128 = 0x1000000000000000980
-            | (c.raw & 0x1fff38e10c00000000000000000);
+        let mut w: u128 = 0x980 | (c.raw & 0x1fff38e10c00000000000000000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -734,13 +725,14 @@ impl OpLdg {
         w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 64;
         w |= u128::from(self.p.not) << 67;
         w |= (self.ltc.index() as u128) << 68;
+        w |= code_of(&[1, 0], self.e.index()) << 72;
         w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:395; form at isa-spec/spec/ops/memory/ldg.toml:395).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:400; form at isa-spec/spec/ops/memory/ldg.toml:400).
     #[inline(always)]
     fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -785,7 +777,7 @@ impl OpLdg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:406; form at isa-spec/spec/ops/memory/ldg.toml:406).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:411; form at isa-spec/spec/ops/memory/ldg.toml:411).
     #[inline(always)]
     fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -839,7 +831,7 @@ impl OpLdg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:420; form at isa-spec/spec/ops/memory/ldg.toml:420).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:425; form at isa-spec/spec/ops/memory/ldg.toml:425).
     #[inline(always)]
     fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -893,7 +885,7 @@ impl OpLdg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:439; form at isa-spec/spec/ops/memory/ldg.toml:439).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:444; form at isa-spec/spec/ops/memory/ldg.toml:444).
     #[inline(always)]
     fn encode_f15(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -935,7 +927,7 @@ impl OpLdg {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:470; form at isa-spec/spec/ops/memory/ldg.toml:470).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:475; form at isa-spec/spec/ops/memory/ldg.toml:475).
     #[inline(always)]
     fn encode_f16(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -978,7 +970,7 @@ impl OpLdg {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:147; form at isa-spec/spec/ops/memory/ldg.toml:147).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:149; form at isa-spec/spec/ops/memory/ldg.toml:149).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -988,7 +980,11 @@ impl OpLdg {
         let p = Src::reg(reg_below(RegFile::Pred, (bits(w, 64, 3)) ^ 7, 7)?)
             .with_not(bit(w, 67));
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
-        let e: MemAddrExt = MemAddrExt::E;
+        let e: MemAddrExt = match bits(w, 72, 1) {
+            1 => MemAddrExt::E,
+            0 => MemAddrExt::A32,
+            _ => return None,
+        };
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -1082,7 +1078,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000c0000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:198; form at isa-spec/spec/ops/memory/ldg.toml:198).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:200; form at isa-spec/spec/ops/memory/ldg.toml:200).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1091,7 +1087,11 @@ impl OpLdg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
-        let e: MemAddrExt = MemAddrExt::E;
+        let e: MemAddrExt = match bits(w, 72, 1) {
+            1 => MemAddrExt::E,
+            0 => MemAddrExt::A32,
+            _ => return None,
+        };
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -1180,7 +1180,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffb0000ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:208; form at isa-spec/spec/ops/memory/ldg.toml:208).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:210; form at isa-spec/spec/ops/memory/ldg.toml:210).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1285,7 +1285,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:228; form at isa-spec/spec/ops/memory/ldg.toml:228).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:231; form at isa-spec/spec/ops/memory/ldg.toml:231).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1295,7 +1295,11 @@ impl OpLdg {
         let p = Src::reg(reg_below(RegFile::Pred, (bits(w, 64, 3)) ^ 7, 7)?)
             .with_not(bit(w, 67));
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
-        let e: MemAddrExt = MemAddrExt::E;
+        let e: MemAddrExt = match bits(w, 72, 1) {
+            1 => MemAddrExt::E,
+            0 => MemAddrExt::A32,
+            _ => return None,
+        };
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -1367,7 +1371,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38010c0000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:284; form at isa-spec/spec/ops/memory/ldg.toml:284).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:287; form at isa-spec/spec/ops/memory/ldg.toml:287).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1452,7 +1456,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff38000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:310; form at isa-spec/spec/ops/memory/ldg.toml:310).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:314; form at isa-spec/spec/ops/memory/ldg.toml:314).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1563,7 +1567,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:324; form at isa-spec/spec/ops/memory/ldg.toml:324).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:328; form at isa-spec/spec/ops/memory/ldg.toml:328).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1674,7 +1678,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:334; form at isa-spec/spec/ops/memory/ldg.toml:334).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:338; form at isa-spec/spec/ops/memory/ldg.toml:338).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1684,7 +1688,11 @@ impl OpLdg {
         let p = Src::reg(reg_below(RegFile::Pred, (bits(w, 64, 3)) ^ 7, 7)?)
             .with_not(bit(w, 67));
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
-        let e: MemAddrExt = MemAddrExt::E;
+        let e: MemAddrExt = match bits(w, 72, 1) {
+            1 => MemAddrExt::E,
+            0 => MemAddrExt::A32,
+            _ => return None,
+        };
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -1784,7 +1792,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:352; form at isa-spec/spec/ops/memory/ldg.toml:352).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:357; form at isa-spec/spec/ops/memory/ldg.toml:357).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1794,7 +1802,11 @@ impl OpLdg {
         let p = Src::reg(reg_below(RegFile::Pred, (bits(w, 64, 3)) ^ 7, 7)?)
             .with_not(bit(w, 67));
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
-        let e: MemAddrExt = MemAddrExt::E;
+        let e: MemAddrExt = match bits(w, 72, 1) {
+            1 => MemAddrExt::E,
+            0 => MemAddrExt::A32,
+            _ => return None,
+        };
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -1894,7 +1906,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:361; form at isa-spec/spec/ops/memory/ldg.toml:361).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:366; form at isa-spec/spec/ops/memory/ldg.toml:366).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1903,7 +1915,11 @@ impl OpLdg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
-        let e: MemAddrExt = MemAddrExt::E;
+        let e: MemAddrExt = match bits(w, 72, 1) {
+            1 => MemAddrExt::E,
+            0 => MemAddrExt::A32,
+            _ => return None,
+        };
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -1998,7 +2014,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30e00ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:370; form at isa-spec/spec/ops/memory/ldg.toml:370).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:375; form at isa-spec/spec/ops/memory/ldg.toml:375).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -2007,7 +2023,11 @@ impl OpLdg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
-        let e: MemAddrExt = MemAddrExt::E;
+        let e: MemAddrExt = match bits(w, 72, 1) {
+            1 => MemAddrExt::E,
+            0 => MemAddrExt::A32,
+            _ => return None,
+        };
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -2102,7 +2122,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30000ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:381; form at isa-spec/spec/ops/memory/ldg.toml:381).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:386; form at isa-spec/spec/ops/memory/ldg.toml:386).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -2112,7 +2132,11 @@ impl OpLdg {
         let p = Src::reg(reg_below(RegFile::Pred, (bits(w, 64, 3)) ^ 7, 7)?)
             .with_not(bit(w, 67));
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
-        let e: MemAddrExt = MemAddrExt::E;
+        let e: MemAddrExt = match bits(w, 72, 1) {
+            1 => MemAddrExt::E,
+            0 => MemAddrExt::A32,
+            _ => return None,
+        };
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
@@ -2184,7 +2208,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e10c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:395; form at isa-spec/spec/ops/memory/ldg.toml:395).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:400; form at isa-spec/spec/ops/memory/ldg.toml:400).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -2272,7 +2296,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff38e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:406; form at isa-spec/spec/ops/memory/ldg.toml:406).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:411; form at isa-spec/spec/ops/memory/ldg.toml:411).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -2364,7 +2388,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:420; form at isa-spec/spec/ops/memory/ldg.toml:420).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:425; form at isa-spec/spec/ops/memory/ldg.toml:425).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -2453,7 +2477,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38000c00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:439; form at isa-spec/spec/ops/memory/ldg.toml:439).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:444; form at isa-spec/spec/ops/memory/ldg.toml:444).
     #[inline(always)]
     fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -2513,7 +2537,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:470; form at isa-spec/spec/ops/memory/ldg.toml:470).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:475; form at isa-spec/spec/ops/memory/ldg.toml:475).
     #[inline(always)]
     fn parts_f16(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -2576,7 +2600,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `LDG` (isa-spec/spec/ops/memory/ldg.toml:122); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDG` (isa-spec/spec/ops/memory/ldg.toml:124); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let (rest, spelled) = strip_which_mnemonic(&line.parts, &[&["LDG"], &["LD"]])?;
         let mut cur = 0usize;
@@ -2708,7 +2732,7 @@ impl OpLdg {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/memory/ldg.toml:15.
+    /// Spec: isa-spec/spec/ops/memory/ldg.toml:18.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ldg", 3usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -2721,7 +2745,7 @@ impl OpLdg {
         )
     }
 }
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:133.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:135.
 impl MemOp for OpLdg {
     /// The memory access (`[memory]` in isa-spec/spec/ops/memory/ldg.toml).
     fn mem_access(&self) -> Option<MemAccess> {
@@ -2776,9 +2800,9 @@ impl MemOp for OpLdg {
     }
 }
 impl FlowOp for OpLdg {}
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:117.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:119.
 impl SchedOp for OpLdg {}
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:15.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:18.
 impl Encode for OpLdg {
     const NAME: &'static str = "ldg";
     encode_by_form!(
@@ -2791,7 +2815,7 @@ impl Encode for OpLdg {
         [a, ua, p]
     );
 }
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:15.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:18.
 impl Forms for OpLdg {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -2802,7 +2826,7 @@ impl Forms for OpLdg {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/ldg.toml:122.
+    /// Spec: isa-spec/spec/ops/memory/ldg.toml:124.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -2856,5 +2880,5 @@ impl Forms for OpLdg {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:15.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:18.
 impl Legalize for OpLdg {}

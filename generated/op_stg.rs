@@ -4,36 +4,36 @@
 
 /// `STG`: Store 1..16 bytes of b (and the registers after it) to global memory at a + off (+ ua).
 ///
-/// Spec: isa-spec/spec/ops/memory/stg.toml:9 (op `stg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:13 (op `stg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpStg {
-    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/stg.toml:22)
+    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/stg.toml:26)
     pub a: Src,
-    /// Source (u32). Data; RZ stores zeros. (isa-spec/spec/ops/memory/stg.toml:27)
+    /// Source (u32). Data; RZ stores zeros. (isa-spec/spec/ops/memory/stg.toml:31)
     pub b: Src,
-    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/stg.toml:32)
+    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/stg.toml:36)
     pub ua: Src,
-    /// Source (pred). Maxwell/Pascal LD/ST predicate of unknown meaning (ptxas: P0). (isa-spec/spec/ops/memory/stg.toml:42)
+    /// Source (pred). Maxwell/Pascal LD/ST predicate of unknown meaning (ptxas: P0). (isa-spec/spec/ops/memory/stg.toml:46)
     pub p: Src,
-    /// Modifier. Signed byte offset added to the address (24 bits; 32 in ST's register-only form). (isa-spec/spec/ops/memory/stg.toml:48)
+    /// Modifier. Signed byte offset added to the address (24 bits; 32 in ST's register-only form). (isa-spec/spec/ops/memory/stg.toml:52)
     pub off: i32,
-    /// Modifier. Maxwell/Pascal: a 64-bit address (.E, register pair a) or a 32-bit one (register a alone). (isa-spec/spec/ops/memory/stg.toml:53)
+    /// Modifier. A 64-bit address (.E, register pair a) or a 32-bit one (register a alone; SM70+: register-only forms). (isa-spec/spec/ops/memory/stg.toml:57)
     pub e: MemAddrExt,
-    /// Modifier. Width of the base register a. (isa-spec/spec/ops/memory/stg.toml:59)
+    /// Modifier. Width of the base register a. (isa-spec/spec/ops/memory/stg.toml:62)
     pub awidth: MemAddrWidth,
-    /// Modifier. How the address uses ua. (isa-spec/spec/ops/memory/stg.toml:66)
+    /// Modifier. How the address uses ua. (isa-spec/spec/ops/memory/stg.toml:69)
     pub amode: MemAddrMode,
-    /// Modifier. Global (STG) or generic (ST) address; the runner treats both as global memory. (isa-spec/spec/ops/memory/stg.toml:72)
+    /// Modifier. Global (STG) or generic (ST) address; the runner treats both as global memory. (isa-spec/spec/ops/memory/stg.toml:75)
     pub space: AddrSpace,
-    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:77)
+    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:80)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:81)
+    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:84)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:85)
+    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:88)
     pub sem: MemSem,
 }
 op_fields!(OpStg, [a, b, ua, p], []);
-/// Spec: isa-spec/spec/ops/memory/stg.toml:9.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:13.
 impl OpStg {
     pub const NAME: &'static str = "stg";
     pub const MNEMONIC: &'static str = "STG";
@@ -52,37 +52,37 @@ impl OpStg {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:85).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:88).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:81).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:84).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:66).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:69).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:66).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:69).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 4 -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:59).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:62).
     const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:77).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:80).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:85).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:88).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:66).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:69).
     const AMODE_CODES2: [u16; MemAddrMode::COUNT] = codes("- 0 1");
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:72).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:75).
     const SPACE_CODES0: [u16; AddrSpace::COUNT] = codes("2 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:85).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:88).
     const SEM_CODES2: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b - - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - - - d e f",
     );
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:72).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:75).
     const SPACE_CODES1: [u16; AddrSpace::COUNT] = codes("- 1");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:81).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:84).
     const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 - - 2 3");
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:72).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:75).
     const SPACE_CODES2: [u16; AddrSpace::COUNT] = codes("- 5");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -220,7 +220,7 @@ impl OpStg {
             || (matches!(self.amode, MemAddrMode::Reg | MemAddrMode::Desc)
                 && matches!(self.awidth, MemAddrWidth::None | MemAddrWidth::B64)))
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/stg.toml:114; form at isa-spec/spec/ops/memory/stg.toml:114).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/stg.toml:117; form at isa-spec/spec/ops/memory/stg.toml:117).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -242,7 +242,6 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
-        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(
             Self::NAME,
             "modifier awidth",
@@ -255,19 +254,19 @@ impl OpStg {
                 75 => 0x80000000000000000000000,
                 _ => 0,
             };
-            0x1000000000000000186 | (c.raw & 0x1ffff8e00ff0000000000ff0000 & !strict)
-                | (0 & strict)
+            0x186 | (c.raw & 0x1ffff8e00ff0000000000ff0000 & !strict) | (0 & strict)
         };
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= code_of(&[1, 0], self.e.index()) << 72;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/stg.toml:170; form at isa-spec/spec/ops/memory/stg.toml:170).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/stg.toml:173; form at isa-spec/spec/ops/memory/stg.toml:173).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -304,7 +303,7 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/stg.toml:195; form at isa-spec/spec/ops/memory/stg.toml:195).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/stg.toml:199; form at isa-spec/spec/ops/memory/stg.toml:199).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -326,7 +325,6 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
-        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(
             Self::NAME,
             "modifier awidth",
@@ -334,18 +332,18 @@ impl OpStg {
             sm,
         )?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        let mut w: u128 = 0x1000000000000000186
-            | (c.raw & 0x1fff78e10ff0000000000ff0000);
+        let mut w: u128 = 0x186 | (c.raw & 0x1fff78e10ff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= code_of(&[1, 0], self.e.index()) << 72;
         w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/stg.toml:247; form at isa-spec/spec/ops/memory/stg.toml:247).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/stg.toml:251; form at isa-spec/spec/ops/memory/stg.toml:251).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -386,7 +384,7 @@ impl OpStg {
         w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/stg.toml:277; form at isa-spec/spec/ops/memory/stg.toml:277).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/stg.toml:282; form at isa-spec/spec/ops/memory/stg.toml:282).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -436,7 +434,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:293; form at isa-spec/spec/ops/memory/stg.toml:293).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:298; form at isa-spec/spec/ops/memory/stg.toml:298).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -486,7 +484,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:309; form at isa-spec/spec/ops/memory/stg.toml:309).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:314; form at isa-spec/spec/ops/memory/stg.toml:314).
     #[inline(always)]
     fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -536,7 +534,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:319; form at isa-spec/spec/ops/memory/stg.toml:319).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:324; form at isa-spec/spec/ops/memory/stg.toml:324).
     #[inline(always)]
     fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -558,7 +556,6 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
-        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(
             Self::NAME,
             "modifier awidth",
@@ -566,18 +563,18 @@ impl OpStg {
             sm,
         )?;
         only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        let mut w: u128 = 0x1000000000000000186
-            | (c.raw & 0x1fff78e10ff0000000000ff0000);
+        let mut w: u128 = 0x186 | (c.raw & 0x1fff78e10ff0000000000ff0000);
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= code_of(&[1, 0], self.e.index()) << 72;
         w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES2, sm)? << 77;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/stg.toml:335; form at isa-spec/spec/ops/memory/stg.toml:335).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/stg.toml:340; form at isa-spec/spec/ops/memory/stg.toml:340).
     #[inline(always)]
     fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -599,7 +596,6 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
-        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(
             Self::NAME,
             "modifier awidth",
@@ -611,20 +607,20 @@ impl OpStg {
                 75 => 0x80000000000000000000000,
                 _ => 0,
             };
-            0x1000000000000000184 | (c.raw & 0x1ffff8e00000000000000ff0000 & !strict)
-                | (0 & strict)
+            0x184 | (c.raw & 0x1ffff8e00000000000000ff0000 & !strict) | (0 & strict)
         };
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES1, sm)? << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= code_of(&[1, 0], self.e.index()) << 72;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:351; form at isa-spec/spec/ops/memory/stg.toml:351).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:356; form at isa-spec/spec/ops/memory/stg.toml:356).
     #[inline(always)]
     fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -646,26 +642,25 @@ impl OpStg {
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
-        only_default(Self::NAME, "modifier e", self.e == MemAddrExt::E, sm)?;
         only_default(
             Self::NAME,
             "modifier awidth",
             self.awidth == MemAddrWidth::None,
             sm,
         )?;
-        let mut w: u128 = 0x1000000000000000184
-            | (c.raw & 0x1fff78e10000000000000ff0000);
+        let mut w: u128 = 0x184 | (c.raw & 0x1fff78e10000000000000ff0000);
         w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES1, sm)? << 0;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= code_of(&[1, 0], self.e.index()) << 72;
         w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:370; form at isa-spec/spec/ops/memory/stg.toml:370).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:375; form at isa-spec/spec/ops/memory/stg.toml:375).
     #[inline(always)]
     fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -705,7 +700,7 @@ impl OpStg {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:403; form at isa-spec/spec/ops/memory/stg.toml:403).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:408; form at isa-spec/spec/ops/memory/stg.toml:408).
     #[inline(always)]
     fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -746,7 +741,7 @@ impl OpStg {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:114; form at isa-spec/spec/ops/memory/stg.toml:114).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:117; form at isa-spec/spec/ops/memory/stg.toml:117).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -754,7 +749,11 @@ impl OpStg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
-        let e: MemAddrExt = MemAddrExt::E;
+        let e: MemAddrExt = match bits(w, 72, 1) {
+            1 => MemAddrExt::E,
+            0 => MemAddrExt::A32,
+            _ => return None,
+        };
         let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = match bits(w, 9, 3) {
             1 => MemAddrMode::Reg,
@@ -827,7 +826,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:170; form at isa-spec/spec/ops/memory/stg.toml:170).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:173; form at isa-spec/spec/ops/memory/stg.toml:173).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -916,7 +915,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:195; form at isa-spec/spec/ops/memory/stg.toml:195).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:199; form at isa-spec/spec/ops/memory/stg.toml:199).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -924,7 +923,11 @@ impl OpStg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
-        let e: MemAddrExt = MemAddrExt::E;
+        let e: MemAddrExt = match bits(w, 72, 1) {
+            1 => MemAddrExt::E,
+            0 => MemAddrExt::A32,
+            _ => return None,
+        };
         let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = match bits(w, 9, 3) {
             1 => MemAddrMode::Reg,
@@ -988,7 +991,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:247; form at isa-spec/spec/ops/memory/stg.toml:247).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:251; form at isa-spec/spec/ops/memory/stg.toml:251).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1070,7 +1073,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1dff38e00c00000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:277; form at isa-spec/spec/ops/memory/stg.toml:277).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:282; form at isa-spec/spec/ops/memory/stg.toml:282).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1156,7 +1159,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00c00000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:293; form at isa-spec/spec/ops/memory/stg.toml:293).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:298; form at isa-spec/spec/ops/memory/stg.toml:298).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1241,7 +1244,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:309; form at isa-spec/spec/ops/memory/stg.toml:309).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:314; form at isa-spec/spec/ops/memory/stg.toml:314).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1326,7 +1329,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff38e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:319; form at isa-spec/spec/ops/memory/stg.toml:319).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:324; form at isa-spec/spec/ops/memory/stg.toml:324).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1334,7 +1337,11 @@ impl OpStg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
-        let e: MemAddrExt = MemAddrExt::E;
+        let e: MemAddrExt = match bits(w, 72, 1) {
+            1 => MemAddrExt::E,
+            0 => MemAddrExt::A32,
+            _ => return None,
+        };
         let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = match bits(w, 9, 3) {
             1 => MemAddrMode::Reg,
@@ -1398,7 +1405,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:335; form at isa-spec/spec/ops/memory/stg.toml:335).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:340; form at isa-spec/spec/ops/memory/stg.toml:340).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1406,7 +1413,11 @@ impl OpStg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
-        let e: MemAddrExt = MemAddrExt::E;
+        let e: MemAddrExt = match bits(w, 72, 1) {
+            1 => MemAddrExt::E,
+            0 => MemAddrExt::A32,
+            _ => return None,
+        };
         let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = match bits(w, 9, 3) {
             1 => MemAddrMode::Reg,
@@ -1482,7 +1493,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8e00000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:351; form at isa-spec/spec/ops/memory/stg.toml:351).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:356; form at isa-spec/spec/ops/memory/stg.toml:356).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1490,7 +1501,11 @@ impl OpStg {
         let ua: Src = Src::RZ;
         let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
-        let e: MemAddrExt = MemAddrExt::E;
+        let e: MemAddrExt = match bits(w, 72, 1) {
+            1 => MemAddrExt::E,
+            0 => MemAddrExt::A32,
+            _ => return None,
+        };
         let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = match bits(w, 9, 3) {
             1 => MemAddrMode::Reg,
@@ -1557,7 +1572,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:370; form at isa-spec/spec/ops/memory/stg.toml:370).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:375; form at isa-spec/spec/ops/memory/stg.toml:375).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1610,7 +1625,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:403; form at isa-spec/spec/ops/memory/stg.toml:403).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:408; form at isa-spec/spec/ops/memory/stg.toml:408).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1666,7 +1681,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `STG` (isa-spec/spec/ops/memory/stg.toml:89); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `STG` (isa-spec/spec/ops/memory/stg.toml:92); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let (rest, spelled) = strip_which_mnemonic(&line.parts, &[&["STG"], &["ST"]])?;
         let mut cur = 0usize;
@@ -1775,7 +1790,7 @@ impl OpStg {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/memory/stg.toml:9.
+    /// Spec: isa-spec/spec/ops/memory/stg.toml:13.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("stg", 4usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -1785,7 +1800,7 @@ impl OpStg {
         Ok((FoldOut::new(&[]), None))
     }
 }
-/// Spec: isa-spec/spec/ops/memory/stg.toml:100.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:103.
 impl MemOp for OpStg {
     /// The memory access (`[memory]` in isa-spec/spec/ops/memory/stg.toml).
     fn mem_access(&self) -> Option<MemAccess> {
@@ -1841,7 +1856,7 @@ impl MemOp for OpStg {
 }
 impl FlowOp for OpStg {}
 impl SchedOp for OpStg {}
-/// Spec: isa-spec/spec/ops/memory/stg.toml:9.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:13.
 impl Encode for OpStg {
     const NAME: &'static str = "stg";
     encode_by_form!(
@@ -1852,7 +1867,7 @@ impl Encode for OpStg {
         encode_f11; [a, b, ua, p]
     );
 }
-/// Spec: isa-spec/spec/ops/memory/stg.toml:9.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:13.
 impl Forms for OpStg {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -1862,7 +1877,7 @@ impl Forms for OpStg {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/stg.toml:89.
+    /// Spec: isa-spec/spec/ops/memory/stg.toml:92.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -1906,5 +1921,5 @@ impl Forms for OpStg {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/memory/stg.toml:9.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:13.
 impl Legalize for OpStg {}

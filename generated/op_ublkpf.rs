@@ -34,7 +34,8 @@ impl OpUblkpf {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
             (reg!(UGpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(0),
-            (reg!(UGpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x3b8000 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x40000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -52,13 +53,27 @@ impl OpUblkpf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ublkpf.toml:55; form at isa-spec/spec/ops/memory/ublkpf.toml:55).
+    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ublkpf.toml:55; form at isa-spec/spec/ops/memory/ublkpf.toml:55).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x800000000000000000003bc
             | (c.raw & 0x1fff7ffef00ffffffff00ff0000);
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 64;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= u128::from(c.guard.not) << 15;
+        Ok(w)
+    }
+    /// Form `fixed` on SM [107] (isa-spec/spec/ops/memory/ublkpf.toml:67; form at isa-spec/spec/ops/memory/ublkpf.toml:67).
+    #[inline(always)]
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x800000000000000000003bc
+            | (c.raw & 0x1fff7ffec00ffffffff00ff0000);
         w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 64;
@@ -86,6 +101,17 @@ impl OpUblkpf {
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
         let raw = w & 0x1fff7ffef00ffffffff00ff0000;
+        Some((o, Common { guard, ctrl, raw }))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ublkpf.toml:67; form at isa-spec/spec/ops/memory/ublkpf.toml:67).
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 255)?);
+        let o = Self { a, b };
+        let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0x1fff7ffec00ffffffff00ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
@@ -162,11 +188,11 @@ impl SchedOp for OpUblkpf {}
 /// Spec: isa-spec/spec/ops/memory/ublkpf.toml:13.
 impl Encode for OpUblkpf {
     const NAME: &'static str = "ublkpf";
-    encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b]);
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b]);
 }
 /// Spec: isa-spec/spec/ops/memory/ublkpf.toml:13.
 impl Forms for OpUblkpf {
-    parts_by_form!(0 : parts_f0, 1 : parts_f1);
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -41,7 +41,8 @@ impl OpUtmaldg {
         match (self.a.kind, self.b.kind) {
             (reg!(UGpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(0),
             (reg!(UGpr), reg!(UGpr)) if smb & 0x300000 != 0 => Some(1),
-            (reg!(UGpr), reg!(UGpr)) if smb & 0xf8000 != 0 => Some(2),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0xb8000 != 0 => Some(2),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x40000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -79,13 +80,30 @@ impl OpUtmaldg {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/memory/utmaldg.toml:95; form at isa-spec/spec/ops/memory/utmaldg.toml:95).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/utmaldg.toml:95; form at isa-spec/spec/ops/memory/utmaldg.toml:95).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x800000000000000000005b4
             | (c.raw & 0x1fff7c06fffffffff0000ff0000);
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= (self.dim.index() as u128) << 79;
+        w |= code_of(&[0, 4], self.mode.index()) << 82;
+        w |= u128::from(self.cta2) << 85;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= u128::from(c.guard.not) << 15;
+        Ok(w)
+    }
+    /// Form `fixed` on SM [107] (isa-spec/spec/ops/memory/utmaldg.toml:105; form at isa-spec/spec/ops/memory/utmaldg.toml:105).
+    #[inline(always)]
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x800000000000000000005b4
+            | (c.raw & 0x1fff7804fffffffff0000ff0000);
         w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
@@ -144,6 +162,24 @@ impl OpUtmaldg {
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
         let raw = w & 0x1fff7c06fffffffff0000ff0000;
+        Some((o, Common { guard, ctrl, raw }))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/utmaldg.toml:105; form at isa-spec/spec/ops/memory/utmaldg.toml:105).
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 8), 255)?);
+        let dim: UtmaDim = UtmaDim::from_index(bits(w, 79, 3) as usize)?;
+        let mode: UtmaMode2 = match bits(w, 82, 3) {
+            0 => UtmaMode2::Tile,
+            4 => UtmaMode2::Gather4,
+            _ => return None,
+        };
+        let cta2: bool = bit(w, 85);
+        let o = Self { a, b, dim, mode, cta2 };
+        let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0x1fff7804fffffffff0000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
     /// Parse one tokenized line of syntax `UTMALDG` (isa-spec/spec/ops/memory/utmaldg.toml:55); `None` when the mnemonic is not this op's.
@@ -220,11 +256,13 @@ impl SchedOp for OpUtmaldg {}
 /// Spec: isa-spec/spec/ops/memory/utmaldg.toml:26.
 impl Encode for OpUtmaldg {
     const NAME: &'static str = "utmaldg";
-    encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b]);
+    encode_by_form!(
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b]
+    );
 }
 /// Spec: isa-spec/spec/ops/memory/utmaldg.toml:26.
 impl Forms for OpUtmaldg {
-    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -40,7 +40,8 @@ impl OpUtmastg {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
             (reg!(UGpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(0),
-            (reg!(UGpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x3b8000 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x40000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -60,13 +61,29 @@ impl OpUtmastg {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/utmastg.toml:87; form at isa-spec/spec/ops/memory/utmastg.toml:87).
+    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/utmastg.toml:87; form at isa-spec/spec/ops/memory/utmastg.toml:87).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x800000000000000000003b5
             | (c.raw & 0x1fff7f06fffffffff0000ff0000);
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= (self.dim.index() as u128) << 79;
+        w |= (self.mode.index() as u128) << 82;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= u128::from(c.guard.not) << 15;
+        Ok(w)
+    }
+    /// Form `fixed` on SM [107] (isa-spec/spec/ops/memory/utmastg.toml:105; form at isa-spec/spec/ops/memory/utmastg.toml:105).
+    #[inline(always)]
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x800000000000000000003b5
+            | (c.raw & 0x1fff7904fffffffff0000ff0000);
         w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 24;
         w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
@@ -104,6 +121,19 @@ impl OpUtmastg {
         let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
         let ctrl = bits(w, 105, 23) as u32;
         let raw = w & 0x1fff7f06fffffffff0000ff0000;
+        Some((o, Common { guard, ctrl, raw }))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/utmastg.toml:105; form at isa-spec/spec/ops/memory/utmastg.toml:105).
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 8), 255)?);
+        let dim: UtmaDim = UtmaDim::from_index(bits(w, 79, 3) as usize)?;
+        let mode: UtmastgMode = UtmastgMode::from_index(bits(w, 82, 2) as usize)?;
+        let o = Self { a, b, dim, mode };
+        let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0x1fff7904fffffffff0000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
     /// Parse one tokenized line of syntax `UTMASTG` (isa-spec/spec/ops/memory/utmastg.toml:55); `None` when the mnemonic is not this op's.
@@ -178,11 +208,11 @@ impl SchedOp for OpUtmastg {}
 /// Spec: isa-spec/spec/ops/memory/utmastg.toml:33.
 impl Encode for OpUtmastg {
     const NAME: &'static str = "utmastg";
-    encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b]);
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b]);
 }
 /// Spec: isa-spec/spec/ops/memory/utmastg.toml:33.
 impl Forms for OpUtmastg {
-    parts_by_form!(0 : parts_f0, 1 : parts_f1);
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
