@@ -460,6 +460,7 @@ fn fsel() {
         a: r(1),
         b: r(2),
         cond: Src::PT,
+        ftz: false,
     };
     for (c, want) in [(true, 0x7fc0_1234u32), (false, 0x8000_0001)] {
         let out = op

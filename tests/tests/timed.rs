@@ -212,7 +212,7 @@ fn every_sm_has_a_target() {
 /// seed; unscheduled (neutral control bits), many do not for some seed.
 #[test]
 fn scheduled_programs_give_the_reference_result_for_every_seed() {
-    let mut rng = Rng::new(0x7173_ed);
+    let mut rng = Rng::new(0x0071_73ed);
     for t in targets() {
         let (mut programs, mut wrong_unscheduled) = (0, 0);
         for _ in 0..48 {
