@@ -542,29 +542,42 @@ impl Runner for CpuRunner {
             addr: None,
             message: m,
         })?;
-        // Lanes run in lockstep at the lowest pending instruction.
-        let mut pc = start_pcs(st);
-        let mut stats = RunStats::default();
-        while let Some(cur) = pc.iter().flatten().copied().min() {
-            if cur >= dec.len() {
-                break;
-            }
-            stats.issued += 1;
-            if stats.issued > self.max_steps {
-                return Err(err(dec[cur].addr, "step limit reached"));
-            }
-            let d = &dec[cur];
-            let lanes: Vec<usize> = (0..LANES).filter(|&l| pc[l] == Some(cur)).collect();
-            let flow = match &d.instr {
-                Some((op, c)) => self.exec(sm, d.addr, op, c, &lanes, st)?,
-                // Maxwell pads bundles with zero words.
-                None if d.word == 0 => Vec::new(),
-                None => return Err(err(d.addr, format!("undecodable word {:#x}", d.word))),
-            };
-            advance(&mut pc, &lanes, &flow, cur, &dec)?;
-        }
-        Ok(stats)
+        lockstep(&dec, st, self.max_steps, |addr, op, c, lanes, st| {
+            self.exec(sm, addr, op, c, lanes, st)
+        })
     }
+}
+
+/// Run the warp's lanes in lockstep at the lowest pending instruction:
+/// `step(addr, op, common, lanes, state)` executes one on the lanes at it
+/// (their guard not yet applied) and says where lanes go. Maxwell's zero
+/// padding words do nothing; any other undecodable word is an error.
+fn lockstep(
+    dec: &[Decoded],
+    st: &mut WarpState,
+    max_steps: u64,
+    mut step: impl FnMut(u64, &Op, &Common, &[usize], &mut WarpState) -> Result<Flow, RunError>,
+) -> Result<RunStats, RunError> {
+    let mut pc = start_pcs(st);
+    let mut stats = RunStats::default();
+    while let Some(cur) = pc.iter().flatten().copied().min() {
+        if cur >= dec.len() {
+            break;
+        }
+        stats.issued += 1;
+        if stats.issued > max_steps {
+            return Err(err(dec[cur].addr, "step limit reached"));
+        }
+        let d = &dec[cur];
+        let lanes: Vec<usize> = (0..LANES).filter(|&l| pc[l] == Some(cur)).collect();
+        let flow = match &d.instr {
+            Some((op, c)) => step(d.addr, op, c, &lanes, st)?,
+            None if d.word == 0 => Vec::new(),
+            None => return Err(err(d.addr, format!("undecodable word {:#x}", d.word))),
+        };
+        advance(&mut pc, &lanes, &flow, cur, dec)?;
+    }
+    Ok(stats)
 }
 
 /// The lanes of the warp at the start (`Some(0)`: at the first

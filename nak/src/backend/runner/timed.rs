@@ -27,8 +27,8 @@
 //! right gives [`super::CpuRunner`]'s result for every seed.
 
 use super::{
-    CpuRunner, LANES, RegWrite, RunError, RunStats, Runner, WarpState, advance, err, exec_control,
-    folded, guard_holds, mem_access, start_pcs,
+    CpuRunner, RegWrite, RunError, RunStats, Runner, WarpState, err, exec_control, folded,
+    guard_holds, lockstep, mem_access,
 };
 use crate::dis::stream::decode_stream;
 use crate::isa::Op;
@@ -168,26 +168,7 @@ impl Runner for TimedRunner {
             rng: Rng::new(self.seed),
             max_delay: self.max_delay,
         };
-        let mut pc = start_pcs(st);
-        let mut stats = RunStats::default();
-        while let Some(cur) = pc.iter().flatten().copied().min() {
-            if cur >= dec.len() {
-                break;
-            }
-            stats.issued += 1;
-            if stats.issued > self.max_steps {
-                return Err(err(dec[cur].addr, "step limit reached"));
-            }
-            let d = &dec[cur];
-            let lanes: Vec<usize> = (0..LANES).filter(|&l| pc[l] == Some(cur)).collect();
-            let Some((op, c)) = &d.instr else {
-                // Maxwell pads bundles with zero words.
-                if d.word == 0 {
-                    advance(&mut pc, &lanes, &Vec::new(), cur, &dec)?;
-                    continue;
-                }
-                return Err(err(d.addr, format!("undecodable word {:#x}", d.word)));
-            };
+        let stats = lockstep(&dec, st, self.max_steps, |addr, op, c, lanes, st| {
             let f = layout.fields(c.ctrl);
             for b in 0..8 {
                 if f.wait >> b & 1 == 1 {
@@ -199,14 +180,14 @@ impl Runner for TimedRunner {
             }
             settle(&mut clock, st, sm)?;
             let lanes: Vec<usize> = lanes
-                .into_iter()
+                .iter()
+                .copied()
                 .filter(|&l| guard_holds(st, l, &c.guard))
                 .collect();
-            let flow = issue(&mut clock, sm, d.addr, op, &f, &lanes, st)?;
+            let flow = issue(&mut clock, sm, addr, op, &f, &lanes, st)?;
             clock.now += u64::from(f.stall.max(1));
-            let ran: Vec<usize> = (0..LANES).filter(|&l| pc[l] == Some(cur)).collect();
-            advance(&mut pc, &ran, &flow, cur, &dec)?;
-        }
+            Ok(flow)
+        })?;
         settle(&mut clock, st, sm).and_then(|_| drain(&mut clock, st, sm))?;
         Ok(stats)
     }
