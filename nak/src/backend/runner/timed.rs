@@ -178,7 +178,8 @@ impl Runner for TimedRunner {
             if let Some((b, keep)) = op.waits_on() {
                 clock.wait(usize::from(b) & 7, usize::from(keep));
             }
-            settle(&mut clock, st, sm)?;
+            let now = clock.now;
+            settle(&mut clock, st, now)?;
             let lanes: Vec<usize> = lanes
                 .iter()
                 .copied()
@@ -188,7 +189,8 @@ impl Runner for TimedRunner {
             clock.now += u64::from(f.stall.max(1));
             Ok(flow)
         })?;
-        settle(&mut clock, st, sm).and_then(|_| drain(&mut clock, st, sm))?;
+        // After the last lane ended, whatever is still in flight lands.
+        settle(&mut clock, st, u64::MAX)?;
         Ok(stats)
     }
 }
@@ -270,23 +272,16 @@ fn issue(
     Ok(Vec::new())
 }
 
-/// Carry out every event due by the clock's time.
-fn settle(clock: &mut Clock, st: &mut WarpState, sm: u32) -> Result<(), RunError> {
-    while let Some(e) = clock.next_due(clock.now) {
-        happen(clock, st, sm, e)?;
+/// Carry out every event due by `until`, earliest first (an access
+/// may add the landing of its load, carried out too when due).
+fn settle(clock: &mut Clock, st: &mut WarpState, until: u64) -> Result<(), RunError> {
+    while let Some(e) = clock.next_due(until) {
+        happen(clock, st, e)?;
     }
     Ok(())
 }
 
-/// Carry out every event left, in time order (after the last lane ended).
-fn drain(clock: &mut Clock, st: &mut WarpState, sm: u32) -> Result<(), RunError> {
-    while let Some(e) = clock.next_due(u64::MAX) {
-        happen(clock, st, sm, e)?;
-    }
-    Ok(())
-}
-
-fn happen(clock: &mut Clock, st: &mut WarpState, _sm: u32, e: Event) -> Result<(), RunError> {
+fn happen(clock: &mut Clock, st: &mut WarpState, e: Event) -> Result<(), RunError> {
     match e.action {
         Action::Land { writes, cc } => {
             for (l, c) in cc {
